@@ -1,0 +1,3 @@
+from mtmeta.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,223 @@
+"""The ``mtmeta`` command line: the same code paths the workflow scripts use.
+
+Run ``mtmeta --help`` or ``mtmeta <command> --help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from mtmeta import __version__
+from mtmeta.errors import MtmetaError
+
+log = logging.getLogger("mtmeta")
+
+
+def _config(args):
+    from mtmeta.config import load_config
+
+    return load_config(args.config)
+
+
+def _mirror(config, args):
+    from mtmeta.data.fetch import resolve_mirror
+
+    setting = args.mirror if getattr(args, "mirror", None) else config["data_mirror"]
+    return resolve_mirror(setting, [Path.cwd(), Path(__file__).resolve().parents[2]])
+
+
+def cmd_sources(args) -> int:
+    from mtmeta.data.fetch import plan_fetch
+
+    config = _config(args)
+    mirror = _mirror(config, args)
+    print(f"# data mirror: {mirror or 'none (upstream URLs)'}")
+    print("source\torigin\tformat\tlocation\tsha256")
+    for name, spec in config["sources"].items():
+        plan = plan_fetch(name, spec, mirror)
+        print(f"{name}\t{plan.origin}\t{plan.format or '-'}\t{plan.location}\t{plan.sha256 or '(not verified)'}")
+    return 0
+
+
+def cmd_fetch(args) -> int:
+    from mtmeta.data.archive import safe_extract
+    from mtmeta.data.fetch import fetch, plan_fetch
+
+    config = _config(args)
+    mirror = _mirror(config, args)
+    for name in args.source:
+        if name not in config["sources"]:
+            raise MtmetaError(f"unknown source {name!r}; known: {', '.join(config['sources'])}")
+        folder = Path(args.resources) / name
+        manifest = fetch(plan_fetch(name, config["sources"][name], mirror), folder)
+        if manifest["archive"]:
+            members = safe_extract(folder / manifest["file"], folder / "extracted")
+            log.info("%s: extracted %d files to %s", name, len(members), folder / "extracted")
+        print(f"{name}: {manifest['origin']} {manifest['location']} -> {folder} (sha256 {manifest['sha256']})")
+    return 0
+
+
+def cmd_prepare(args) -> int:
+    from mtmeta.data.prepare import prepare, write_prepared
+
+    config = _config(args)
+    if args.dataset not in config["datasets"]:
+        raise MtmetaError(f"unknown dataset {args.dataset!r}; known: {', '.join(config['datasets'])}")
+    prepared = prepare(args.dataset, config["datasets"][args.dataset], args.lp, args.resources)
+    out = Path(args.out or f"results/datasets/{args.dataset}/{args.lp}")
+    write_prepared(prepared, out)
+    print(json.dumps(prepared.summary, indent=2))
+    excluded = prepared.report.to_frame()
+    if not excluded.empty:
+        print(excluded.to_string(index=False), file=sys.stderr)
+    return 0
+
+
+def _parse_settings(pairs: list[str]) -> dict:
+    import yaml
+
+    settings = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise MtmetaError(f"--set {pair!r}: expected key=value")
+        key, value = pair.split("=", 1)
+        settings[key.strip()] = yaml.safe_load(value)
+    return settings
+
+
+def cmd_score(args) -> int:
+    from mtmeta import metrics
+    from mtmeta.data.textio import read_lines
+
+    hyps = read_lines(args.hyp)
+    refs = [read_lines(path) for path in args.ref]
+    for path, stream in zip(args.ref, refs, strict=True):
+        if len(stream) != len(hyps):
+            raise MtmetaError(f"{path}: {len(stream)} lines but {args.hyp} has {len(hyps)}; expected one reference "
+                              "line per hypothesis line")
+    metric = metrics.get(args.metric, lang=args.lang, **_parse_settings(args.set))
+    stats = metric.stats(hyps, refs)
+    if args.level == "segment":
+        for score in metric.segment_scores(stats):
+            print(f"{score:.6f}")
+        print(metric.segment_signature(), file=sys.stderr)
+    else:
+        print(f"{metric.corpus_score(stats):.6f}\t{metric.signature()}")
+    return 0
+
+
+def cmd_metrics(args) -> int:
+    from mtmeta import metrics
+
+    for name, target in sorted(metrics.METRICS.items()):
+        print(f"{name}\t{target}")
+    return 0
+
+
+def cmd_human_scores(args) -> int:
+    from mtmeta.stats.human import system_scores
+
+    comparisons = pd.read_parquet(args.comparisons) if args.comparisons.endswith(".parquet") else pd.read_csv(
+        args.comparisons, sep="\t"
+    )
+    table = system_scores(comparisons).sort_values(args.sort, ascending=False)
+    table.to_csv(sys.stdout, sep="\t", index=False, float_format="%.6f")
+    return 0
+
+
+def cmd_correlate(args) -> int:
+    from mtmeta.stats.correlation import correlations
+
+    scores = pd.read_csv(args.metric_scores, sep="\t")
+    human = pd.read_csv(args.human_scores, sep="\t")
+    joined = scores.merge(human, on="system", how="inner").dropna(subset=[args.human_score])
+    result = correlations(joined["score"].to_numpy(), joined[args.human_score].to_numpy())
+    for key, value in result.items():
+        print(f"{key}\t{value}")
+    return 0
+
+
+def cmd_check_config(args) -> int:
+    config = _config(args)
+    print(f"{args.config or 'config/config.yaml'}: valid; {len(config['sources'])} sources, "
+          f"{len(config['datasets'])} datasets, metrics {config['metrics']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mtmeta",
+        description="mtmeta: how well does an MT metric agree with human judgments? "
+        "Data preparation, metric scoring and correlation (the Snakemake workflow runs the same code).",
+    )
+    parser.add_argument("--version", action="version", version=f"mtmeta {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name, handler, help_text):
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        return p
+
+    def with_config(p):
+        p.add_argument("--config", help="config file (default: the repository's config/config.yaml)")
+        return p
+
+    p = with_config(add("sources", cmd_sources, "List every declared source and where it would be fetched from."))
+    p.add_argument("--mirror", help="override data_mirror (auto, none, or a directory)")
+
+    p = with_config(add("fetch", cmd_fetch, "Fetch sources (mirror or upstream), verify sha256, extract archives."))
+    p.add_argument("source", nargs="+", help="source ids from config (see `mtmeta sources`)")
+    p.add_argument("--resources", default="resources", help="download directory (default: resources)")
+    p.add_argument("--mirror", help="override data_mirror (auto, none, or a directory)")
+
+    p = with_config(add("prepare", cmd_prepare,
+                        "Build the segment, comparison and human-score tables of one dataset and language pair."))
+    p.add_argument("dataset", help="dataset id from config, e.g. wmt12")
+    p.add_argument("lp", help="language pair, e.g. en-cs")
+    p.add_argument("--resources", default="resources", help="where fetched sources are (default: resources)")
+    p.add_argument("--out", help="output directory (default: results/datasets/DATASET/LP)")
+
+    p = add("score", cmd_score, "Score a hypothesis file against reference file(s); prints score and signature.")
+    p.add_argument("metric", help="metric name (see `mtmeta metrics`)")
+    p.add_argument("--hyp", required=True, help="hypothesis file, one segment per line (UTF-8)")
+    p.add_argument("--ref", required=True, action="append", help="reference file; repeat for several references")
+    p.add_argument("--lang", help="target language code (selects tokeniser defaults)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="metric parameter, e.g. --set tokenize=intl --set lowercase=true")
+    p.add_argument("--level", choices=["corpus", "segment"], default="corpus", help="corpus score or one per line")
+
+    add("metrics", cmd_metrics, "List the registered metrics.")
+
+    p = add("human-scores", cmd_human_scores,
+            "Compute > others, >= others and expected wins from a comparisons table (.parquet or .tsv).")
+    p.add_argument("comparisons", help="table with sys_a, sys_b, outcome columns")
+    p.add_argument("--sort", default="gt_others", choices=["gt_others", "ge_others", "expected_wins"])
+
+    p = add("correlate", cmd_correlate, "Pearson, Spearman and Kendall of metric system scores vs a human score.")
+    p.add_argument("metric_scores", help="TSV with system and score columns (a *.sys.tsv file)")
+    p.add_argument("human_scores", help="TSV from prepare (human_scores.tsv)")
+    p.add_argument("--human-score", default="gt_others", choices=["gt_others", "ge_others", "expected_wins"])
+
+    with_config(add("check-config", cmd_check_config, "Validate a config file against the schema."))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from mtmeta.logsetup import configure
+
+    args = build_parser().parse_args(argv)
+    configure(level=logging.DEBUG if args.verbose else logging.INFO)
+    try:
+        return args.handler(args)
+    except (MtmetaError, KeyError, TypeError, ValueError) as exc:
+        if args.verbose:
+            raise
+        print(f"mtmeta {args.command}: error: {exc}", file=sys.stderr)
+        return 2

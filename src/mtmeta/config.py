@@ -1,0 +1,113 @@
+"""Load and validate the study configuration (one schema for the workflow and the CLI)."""
+
+from __future__ import annotations
+
+import copy
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from mtmeta import metrics
+from mtmeta.errors import ConfigError
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
+
+
+def schema_path() -> Path:
+    """The schema in ``workflow/schemas`` (repository checkout), else the copy a wheel carries."""
+    in_repo = REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml"
+    if in_repo.is_file():
+        return in_repo
+    return Path(str(resources.files("mtmeta") / "schemas" / "config.schema.yaml"))
+
+
+def _with_defaults(validator_class):
+    """A validator that fills in ``default`` values of absent properties (Snakemake does the same)."""
+    validate_properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, subschema in properties.items():
+                if isinstance(subschema, dict) and "default" in subschema and name not in instance:
+                    instance[name] = copy.deepcopy(subschema["default"])
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def validate_config(config: dict) -> dict:
+    """Validate ``config`` in place (filling defaults) and check cross-references; return it."""
+    schema = yaml.safe_load(schema_path().read_text())
+    validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
+    if errors:
+        lines = [f"  {'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}" for e in errors[:10]]
+        raise ConfigError("invalid configuration (schema " + str(schema_path()) + "):\n" + "\n".join(lines))
+    _check_references(config)
+    return config
+
+
+def _check_references(config: dict) -> None:
+    sources = config["sources"]
+
+    def need(source_id: str, where: str) -> dict:
+        if source_id not in sources:
+            raise ConfigError(f"{where} names source {source_id!r}, which is not declared under sources")
+        return sources[source_id]
+
+    for name, ds in config["datasets"].items():
+        lps = ds["language_pairs"]
+        if ds["kind"] == "evaluator":
+            need(ds["data"], f"datasets.{name}.data")
+            need(ds["labels"], f"datasets.{name}.labels")
+            continue
+        need(ds["corpus"], f"datasets.{name}.corpus")
+        judgments = ds["judgments"]
+        mapping = judgments if isinstance(judgments, dict) else {lp: judgments for lp in lps}
+        for lp in lps:
+            if lp not in mapping:
+                raise ConfigError(f"datasets.{name}.judgments has no source for language pair {lp}")
+            spec = need(mapping[lp], f"datasets.{name}.judgments[{lp}]")
+            for origin in ("upstream", "mirror"):
+                if origin in spec and not (spec[origin].get("format") or spec["upstream"].get("format")):
+                    raise ConfigError(f"source {mapping[lp]!r} ({origin}) needs a judgment format")
+        for lp in ds.get("aliases", {}):
+            if lp not in lps:
+                raise ConfigError(f"datasets.{name}.aliases names {lp}, not one of its language_pairs {lps}")
+
+    for metric_id in config["metrics"]:
+        registry_name = config["metric_settings"].get(metric_id, {}).get("metric", metric_id)
+        if registry_name not in metrics.METRICS:
+            raise ConfigError(
+                f"metrics lists {metric_id!r}, which is neither a registered metric "
+                f"({', '.join(sorted(metrics.METRICS))}) nor a key of metric_settings"
+            )
+
+
+def load_config(path: str | Path | None = None) -> dict:
+    path = Path(path) if path else DEFAULT_CONFIG
+    try:
+        config = yaml.safe_load(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} not found") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(config, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    return validate_config(config)
+
+
+def metric_spec(config: dict, metric_id: str) -> tuple[str, dict]:
+    """Registry name and parameters of a configured metric id."""
+    settings = config["metric_settings"].get(metric_id)
+    if settings is None:
+        return metric_id, {}
+    return settings["metric"], dict(settings.get("params", {}))
+
+
+def judgment_source(dataset: dict, lp: str) -> str:
+    judgments = dataset["judgments"]
+    return judgments[lp] if isinstance(judgments, dict) else judgments

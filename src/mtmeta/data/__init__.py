@@ -1,0 +1,1 @@
+"""Data acquisition and preparation: sources, archives, corpora and human judgments."""

@@ -1,0 +1,194 @@
+"""Prepare one dataset x language pair: segments, comparisons, human scores, exclusion report.
+
+Reads fetched (and extracted) sources under ``resources/<source>/`` as recorded by their
+manifests, and writes, under the output directory:
+
+``segments.parquet``     one row per system x segment (system, seg_id, hypothesis, reference, source)
+``comparisons.parquet``  one row per pairwise human comparison (lp, seg_id, sys_a, sys_b, outcome, task)
+``human_scores.tsv``     one row per judged system: wins, losses, ties, > others, >= others, expected wins
+``report.tsv``           everything excluded, renamed or unmatched, with counts and the action taken
+``summary.json``         counts (systems, segments, ranking tasks, comparisons) and provenance
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from mtmeta.config import judgment_source
+from mtmeta.data.corpus import Layout, load_segments, split_lp
+from mtmeta.data.fetch import read_manifest
+from mtmeta.data.judgments import (
+    Judgments,
+    match_system_names,
+    read_cmu_rankings_text,
+    read_evaluator,
+    read_judgments,
+)
+from mtmeta.data.report import Report
+from mtmeta.errors import FetchError, InputError
+from mtmeta.stats.human import system_scores
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Prepared:
+    segments: pd.DataFrame
+    comparisons: pd.DataFrame
+    human_scores: pd.DataFrame
+    report: Report
+    summary: dict
+
+
+def source_file(resources: Path, source_id: str, member: str | None = None) -> tuple[Path, dict]:
+    """Local path of a fetched source (an extracted archive's root or member, or the file itself)."""
+    folder = Path(resources) / source_id
+    manifest = read_manifest(folder)
+    if manifest["archive"]:
+        root = folder / "extracted"
+        if not root.is_dir():
+            raise FetchError(f"{root}: archive of source {source_id!r} is not extracted; run rule extract_archive")
+        member = member or manifest.get("member")
+        return (root / member if member else root), manifest
+    return folder / manifest["file"], manifest
+
+
+def _check_seg_ids(comparisons: pd.DataFrame, n_segments: int, where: str) -> None:
+    bad = comparisons.loc[(comparisons["seg_id"] < 1) | (comparisons["seg_id"] > n_segments)]
+    if not bad.empty:
+        row = bad.iloc[0]
+        raise InputError(where, f"{len(bad)} comparisons refer to segments outside 1..{n_segments} "
+                         f"(first: seg_id {row['seg_id']} in {row['task']})",
+                         expected="seg_id within the test set")
+
+
+def resolve_ambiguous_segments(judgments: Judgments, segments: pd.DataFrame, path: Path, report: Report) -> None:
+    """Accept a judgment given for several candidate lines only if their texts are identical.
+
+    Then every metric scores the candidates identically, so using the first line changes no
+    number; the choice is reported. Differing texts are an error.
+    """
+    if not judgments.ambiguous:
+        return
+    by_line = segments.set_index(["seg_id", "system"])["hypothesis"].unstack("system")
+    references = segments.drop_duplicates("seg_id").set_index("seg_id")["reference"]
+    for lp, candidates, line in judgments.ambiguous:
+        first = candidates[0]
+        for other in candidates[1:]:
+            if other not in references.index:
+                raise InputError(path, f"seg_id lists line {other}, outside the test set", line=line,
+                                 expected=f"lines 1..{len(references)}")
+            if references[other] != references[first] or not by_line.loc[other].equals(by_line.loc[first]):
+                raise InputError(path, f"seg_id lists lines {candidates}, whose reference or system outputs differ",
+                                 line=line, expected="one line, or lines holding identical text")
+        count = int((judgments.comparisons["seg_id"] == first).sum())
+        report.add("ambiguous_segment", f"{lp}: lines {','.join(map(str, candidates))} hold identical reference and "
+                   f"outputs", count, f"comparisons assigned to line {first}", str(path))
+
+
+def prepare_wmt(name: str, ds: dict, lp: str, resources: Path) -> Prepared:
+    report = Report()
+    root, corpus_manifest = source_file(resources, ds["corpus"])
+    segments = load_segments(root, Layout.from_config(ds["layout"]), lp, tuple(ds["exclude_files"]), report)
+    systems = sorted(segments["system"].unique())
+    n_segments = int(segments["seg_id"].max())
+    log.info("%s %s: %d systems x %d segments", name, lp, len(systems), n_segments)
+
+    source_id = judgment_source(ds, lp)
+    path, manifest = source_file(resources, source_id)
+    fmt = manifest["format"]
+    log.info("%s %s: reading %s judgments from %s", name, lp, fmt, path)
+    if fmt == "cmu_rankings_text":
+        first = segments.loc[segments["system"] == systems[0]].sort_values("seg_id")
+        outputs = {s: rows.sort_values("seg_id")["hypothesis"].tolist() for s, rows in segments.groupby("system")}
+        raw = read_cmu_rankings_text(path, lp, first["reference"].tolist(), outputs)
+    else:
+        raw = read_judgments(fmt, path, {lp})
+    if raw.comparisons.empty:
+        raise InputError(path, f"no human judgments for {lp}", expected=f"comparisons of {lp} systems")
+    _check_seg_ids(raw.comparisons, n_segments, str(path))
+    resolve_ambiguous_segments(raw, segments, path, report)
+    judgments: Judgments = match_system_names(
+        raw,
+        set(systems),
+        lp,
+        aliases=ds["aliases"].get(lp, {}),
+        reference_ids=tuple(ds["reference_ids"]),
+        unmatched=ds["unmatched_ids"],
+        self_comparisons=ds["self_comparisons"],
+        testset=ds["testset"],
+        source_file=str(path),
+    )
+    report.extend(judgments.report)
+    human = system_scores(judgments.comparisons)
+    unjudged = sorted(set(systems) - set(human["system"]))
+    for system in unjudged:
+        report.add("unjudged_system", f"{lp}: {system}", int((segments["system"] == system).sum()),
+                   "scored, but left out of system-level correlations (no human score)", str(root))
+    summary = {
+        "dataset": name,
+        "description": ds["description"],
+        "lp": lp,
+        "system_level": True,
+        "n_systems": len(systems),
+        "n_judged_systems": int(len(human)),
+        "n_segments": n_segments,
+        "n_judged_segments": int(judgments.comparisons["seg_id"].nunique()),
+        "n_tasks": int(judgments.tasks.get(lp, 0)),
+        "n_comparisons": int(len(judgments.comparisons)),
+        "n_comparisons_read": int(len(raw.comparisons)),
+        "judgments": {"source": source_id, "origin": manifest["origin"], "format": fmt,
+                      "location": manifest["location"], "sha256": manifest["sha256"]},
+        "corpus": {"source": ds["corpus"], "origin": corpus_manifest["origin"],
+                   "location": corpus_manifest["location"], "sha256": corpus_manifest["sha256"]},
+    }
+    return Prepared(segments, judgments.comparisons, human, report, summary)
+
+
+def prepare_evaluator(name: str, ds: dict, lp: str, resources: Path) -> Prepared:
+    data_path, data_manifest = source_file(resources, ds["data"])
+    labels_path, labels_manifest = source_file(resources, ds["labels"])
+    segments, judgments = read_evaluator(data_path, labels_path, ds["max_items"], lp)
+    summary = {
+        "dataset": name,
+        "description": ds["description"],
+        "lp": lp,
+        "system_level": False,
+        "n_systems": 2,
+        "n_judged_systems": 0,
+        "n_segments": int(segments["seg_id"].max()),
+        "n_judged_segments": int(judgments.comparisons["seg_id"].nunique()),
+        "n_tasks": int(judgments.tasks[lp]),
+        "n_comparisons": int(len(judgments.comparisons)),
+        "n_comparisons_read": int(len(judgments.comparisons)),
+        "outcomes": judgments.comparisons["outcome"].value_counts().sort_index().to_dict(),
+        "data": {"source": ds["data"], "origin": data_manifest["origin"], "location": data_manifest["location"],
+                 "sha256": data_manifest["sha256"]},
+        "labels": {"source": ds["labels"], "origin": labels_manifest["origin"],
+                   "location": labels_manifest["location"], "sha256": labels_manifest["sha256"]},
+    }
+    human = system_scores(judgments.comparisons.iloc[0:0])
+    return Prepared(segments, judgments.comparisons, human, judgments.report, summary)
+
+
+def prepare(name: str, ds: dict, lp: str, resources: str | Path) -> Prepared:
+    split_lp(lp)
+    if lp not in ds["language_pairs"]:
+        raise InputError("config", f"dataset {name} has no language pair {lp}", expected=str(ds["language_pairs"]))
+    builder = prepare_evaluator if ds["kind"] == "evaluator" else prepare_wmt
+    return builder(name, ds, lp, Path(resources))
+
+
+def write_prepared(prepared: Prepared, outdir: str | Path) -> None:
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    prepared.segments.to_parquet(outdir / "segments.parquet", index=False)
+    prepared.comparisons.to_parquet(outdir / "comparisons.parquet", index=False)
+    prepared.human_scores.to_csv(outdir / "human_scores.tsv", sep="\t", index=False, float_format="%.10g")
+    prepared.report.to_frame().to_csv(outdir / "report.tsv", sep="\t", index=False)
+    (outdir / "summary.json").write_text(json.dumps(prepared.summary, indent=2, sort_keys=True) + "\n")

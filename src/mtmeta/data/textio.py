@@ -1,0 +1,96 @@
+"""Strict text reading: UTF-8 only, lines split on newline only, errors located by line.
+
+Everything mtmeta reads from a corpus goes through :func:`read_lines`, so a stray byte
+is reported as ``file:line`` instead of surfacing later as a mysterious score.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterator
+from pathlib import Path
+
+from mtmeta.errors import InputError
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """Read a file, transparently decompressing gzip (detected by its magic bytes)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(path, "file not found", expected="an existing file")
+    raw = path.read_bytes()
+    if raw[:2] == GZIP_MAGIC:
+        try:
+            return gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise InputError(
+                path, f"corrupt gzip data ({exc})", expected="a complete gzip file",
+                hint="Delete it and fetch it again",
+            ) from exc
+    return raw
+
+
+def decode_utf8(raw: bytes, path: str | Path) -> str:
+    """Decode UTF-8 strictly; on failure name the line, column and offending byte."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        bad = raw[exc.start : exc.end].hex(" ")
+        raise InputError(
+            path,
+            f"invalid UTF-8 byte(s) {bad} at column {column}",
+            line=line,
+            expected="UTF-8 text",
+        ) from exc
+    # A byte-order mark is an encoding artefact, not part of the first segment.
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on ``\\n`` only (not on U+0085, U+2028 ... as ``str.splitlines`` would).
+
+    A final newline does not start an extra empty line; a trailing ``\\r`` is removed.
+    """
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def read_lines(path: str | Path) -> list[str]:
+    """All lines of a (possibly gzipped) UTF-8 text file, newline characters removed."""
+    return split_lines(decode_utf8(read_bytes(path), path))
+
+
+def iter_tsv(path: str | Path, expected_header: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(line_number, fields)`` for a TSV file whose header must match exactly."""
+    lines = read_lines(path)
+    if not lines:
+        raise InputError(path, "file is empty", line=1, expected="a header line " + "\\t".join(expected_header))
+    header = lines[0].split("\t")
+    if header != expected_header:
+        raise InputError(
+            path, f"unexpected header {header!r}", line=1, expected="columns " + ", ".join(expected_header)
+        )
+    width = len(expected_header)
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != width:
+            raise InputError(
+                path, f"found {len(fields)} tab-separated fields", line=number, expected=f"{width} fields"
+            )
+        yield number, fields
+
+
+def parse_int(value: str, path: str | Path, line: int, column: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise InputError(path, f"column {column}: {value!r} is not an integer", line=line,
+                         expected="an integer") from None

@@ -1,0 +1,51 @@
+"""Errors that tell the user which file, which line, what was expected and what to do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class MtmetaError(Exception):
+    """Base class: every error mtmeta raises on bad input or a failed step."""
+
+
+class InputError(MtmetaError):
+    """Malformed input data, located as precisely as we can.
+
+    The message reads ``<path>:<line>: <problem>; expected <expected>``, so that editors
+    and terminals can jump to the spot.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        problem: str,
+        *,
+        line: int | None = None,
+        expected: str | None = None,
+        hint: str | None = None,
+    ):
+        self.path = str(path)
+        self.line = line
+        self.problem = problem
+        self.expected = expected
+        self.hint = hint
+        where = self.path if line is None else f"{self.path}:{line}"
+        message = f"{where}: {problem}"
+        if expected:
+            message += f"; expected {expected}"
+        if hint:
+            message += f". {hint}"
+        super().__init__(message)
+
+
+class ConfigError(MtmetaError):
+    """The configuration is invalid or inconsistent."""
+
+
+class FetchError(MtmetaError):
+    """A source could not be obtained (missing mirror file, failed download, bad checksum)."""
+
+
+class ArchiveError(MtmetaError):
+    """An archive is corrupt or unsafe to extract."""

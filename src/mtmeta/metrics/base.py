@@ -1,0 +1,75 @@
+"""The metric interface: sufficient statistics once, then any score from them.
+
+As in sacrebleu, a metric turns each (hypothesis, references) segment into a fixed-length
+row of sufficient statistics. Segment scores, corpus scores, resampling and parameter sweeps
+are all computed from those rows, so nothing is re-tokenised or re-aligned twice.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+
+def check_references(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+    """Require ``references`` as K reference *streams*, each with one string per hypothesis.
+
+    A flat list of strings, or N lists of K strings, would otherwise be silently mis-zipped
+    (sacrebleu issue #220 and its many duplicates); here it is an error.
+    """
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
+        raise TypeError("hypotheses must be a sequence of strings, one per segment")
+    if isinstance(references, str) or not isinstance(references, Sequence) or not references:
+        raise TypeError("references must be a non-empty sequence of reference streams (lists of strings)")
+    for k, stream in enumerate(references):
+        if isinstance(stream, str) or not isinstance(stream, Sequence):
+            raise TypeError(
+                f"references[{k}] is a {type(stream).__name__}, not a stream: pass [refs] for a single "
+                "reference set, i.e. a list of K lists with one reference per hypothesis"
+            )
+        if len(stream) != len(hypotheses):
+            raise ValueError(
+                f"reference stream {k} has {len(stream)} segments but there are {len(hypotheses)} hypotheses"
+            )
+    for k, stream in enumerate(references):
+        for i, ref in enumerate(stream):
+            if ref is not None and not isinstance(ref, str):
+                raise TypeError(f"references[{k}][{i}] is a {type(ref).__name__}; expected a string or None")
+    for i, hyp in enumerate(hypotheses):
+        if not isinstance(hyp, str):
+            raise TypeError(f"hypotheses[{i}] is a {type(hyp).__name__}; expected a string")
+
+
+class Metric(ABC):
+    """Base class. Subclasses set ``name`` and implement the four abstract methods."""
+
+    name: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+
+    @property
+    @abstractmethod
+    def stat_names(self) -> list[str]:
+        """Names of the sufficient-statistic columns, in order."""
+
+    @abstractmethod
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        """Sufficient statistics, shape ``(len(hypotheses), len(stat_names))``."""
+
+    @abstractmethod
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        """One score per row of ``stats``."""
+
+    @abstractmethod
+    def corpus_score(self, stats: np.ndarray) -> float:
+        """One score for all rows of ``stats``."""
+
+    @abstractmethod
+    def signature(self) -> str:
+        """Every setting behind a corpus score, sacrebleu style (``name|key:value|...``)."""
+
+    def segment_signature(self) -> str:
+        """Every setting behind a segment score (differs where segment scoring differs)."""
+        return self.signature()

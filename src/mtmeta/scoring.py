@@ -1,0 +1,42 @@
+"""Score every system of a prepared segment table with one metric.
+
+Output tables (one row per system x segment, and one per system) keep the sufficient
+statistics next to the scores, so later steps (sweeps, resampling) never recompute them.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pandas as pd
+
+from mtmeta.metrics.base import Metric
+
+log = logging.getLogger(__name__)
+
+
+def score_segments(segments: pd.DataFrame, metric: Metric) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return ``(segment_table, system_table)`` for every system in ``segments``."""
+    ordered = segments.sort_values(["system", "seg_id"], kind="stable")
+    first = ordered.loc[ordered["system"] == ordered["system"].iloc[0]]
+    references = first["reference"].tolist()
+    seg_ids = first["seg_id"].to_numpy()
+    seg_frames, sys_rows = [], []
+    systems = list(dict.fromkeys(ordered["system"]))
+    for number, (system, rows) in enumerate(ordered.groupby("system", sort=True), start=1):
+        if not np.array_equal(rows["seg_id"].to_numpy(), seg_ids) or rows["reference"].tolist() != references:
+            raise ValueError(f"system {system!r} does not cover the same segments and references as {systems[0]!r}")
+        stats = metric.stats(rows["hypothesis"].tolist(), [references])
+        frame = pd.DataFrame(stats, columns=metric.stat_names)
+        frame.insert(0, "score", metric.segment_scores(stats))
+        frame.insert(0, "seg_id", seg_ids)
+        frame.insert(0, "system", system)
+        seg_frames.append(frame)
+        sys_rows.append({"system": system, "score": metric.corpus_score(stats), "n_segments": len(rows)})
+        log.info("[%d/%d] %s: %s = %.4f", number, len(systems), system, metric.name, sys_rows[-1]["score"])
+    seg_table = pd.concat(seg_frames, ignore_index=True)
+    seg_table["signature"] = metric.segment_signature()
+    sys_table = pd.DataFrame(sys_rows)
+    sys_table["signature"] = metric.signature()
+    return seg_table, sys_table

@@ -1,0 +1,76 @@
+# Shared set-up: validate the config (filling schema defaults), resolve the data mirror,
+# plan every fetch, and derive the targets and wildcard constraints from config.
+import re
+from pathlib import Path
+
+from mtmeta import metrics as metric_registry
+from mtmeta.config import judgment_source, metric_spec, validate_config
+from mtmeta.data.fetch import plan_fetch, resolve_mirror
+
+validate_config(config)
+
+MIRROR = resolve_mirror(config["data_mirror"], [Path(workflow.basedir), Path.cwd()])
+PLANS = {name: plan_fetch(name, spec, MIRROR) for name, spec in config["sources"].items()}
+DATASETS = config["datasets"]
+METRICS = config["metrics"]
+
+# (dataset, lp) pairs in config order; the system-level ones have WMT-style system judgments.
+DATASET_LPS = [(name, lp) for name, ds in DATASETS.items() for lp in ds["language_pairs"]]
+SYSTEM_LEVEL_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["kind"] == "wmt"]
+
+
+wildcard_constraints:
+    source="|".join(map(re.escape, config["sources"])),
+    dataset="|".join(map(re.escape, DATASETS)),
+    lp=r"[a-z]{2,3}-[a-z]{2,3}",
+    metric="|".join(map(re.escape, METRICS)),
+
+
+def source_inputs(source):
+    """What a consumer of `source` needs: its manifest, and its extracted tree if it is an archive.
+
+    Both are wrapped in ancient(): downloads are never considered stale because of timestamps.
+    """
+    inputs = [ancient(f"resources/{source}/manifest.json")]
+    if PLANS[source].archive:
+        inputs.append(ancient(f"resources/{source}/extracted"))
+    return inputs
+
+
+def dataset_sources(dataset, lp):
+    ds = DATASETS[dataset]
+    if ds["kind"] == "evaluator":
+        return [ds["data"], ds["labels"]]
+    return [ds["corpus"], judgment_source(ds, lp)]
+
+
+def prepare_inputs(wildcards):
+    return [item for source in dataset_sources(wildcards.dataset, wildcards.lp) for item in source_inputs(source)]
+
+
+def fetch_plan(wildcards):
+    return vars(PLANS[wildcards.source])
+
+
+def metric_params(wildcards):
+    name, params = metric_spec(config, wildcards.metric)
+    return {"id": wildcards.metric, "name": name, "params": params}
+
+
+def metric_code(wildcards):
+    """The metric's module: editing it reruns that metric's scores, and only those."""
+    name, _ = metric_spec(config, wildcards.metric)
+    module_name = metric_registry.METRICS[name].split(":")[0]
+    return str(Path(workflow.basedir) / "src" / Path(*module_name.split("."))) + ".py"
+
+
+def prepared(kind, pairs=None):
+    return [f"results/datasets/{d}/{lp}/{kind}" for d, lp in (pairs or DATASET_LPS)]
+
+
+def all_segment_scores():
+    return [f"results/scores/{d}/{lp}/{m}.seg.parquet" for d, lp in DATASET_LPS for m in METRICS]
+
+
+def dataset_config(wildcards):
+    return DATASETS[wildcards.dataset]

@@ -1,0 +1,69 @@
+# System-level correlation of each metric with each human system score, and its figure.
+
+
+rule correlate_system_level:
+    input:
+        systems="results/scores/{dataset}/{lp}/{metric}.sys.tsv",
+        human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
+        summary="results/datasets/{dataset}/{lp}/summary.json",
+    output:
+        "results/correlations/{dataset}/{lp}/{metric}.system_level.tsv",
+    params:
+        metric=metric_params,
+    log:
+        "results/logs/correlate_system_level/{dataset}/{lp}/{metric}.log",
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/correlate_system_level.py"
+
+
+rule collect_system_level:
+    input:
+        [
+            f"results/correlations/{d}/{lp}/{m}.system_level.tsv"
+            for d, lp in SYSTEM_LEVEL_LPS
+            for m in METRICS
+        ],
+    output:
+        tsv=report(
+            "results/correlations/system_level.tsv",
+            caption="../report/system_level.rst",
+            category="Correlations",
+        ),
+        markdown="results/correlations/system_level.md",
+    log:
+        "results/logs/collect_system_level.log",
+    script:
+        "../scripts/collect_system_level.py"
+
+
+rule plot_system_scatter:
+    input:
+        systems=[f"results/scores/{d}/{lp}/{{metric}}.sys.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+        human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
+        correlations=[
+            f"results/correlations/{d}/{lp}/{{metric}}.system_level.tsv"
+            for d, lp in SYSTEM_LEVEL_LPS
+        ],
+    output:
+        png=report(
+            "results/figures/system_scatter.{metric}.png",
+            caption="../report/system_scatter.rst",
+            category="Figures",
+        ),
+        pdf="results/figures/system_scatter.{metric}.pdf",
+    params:
+        human_score=config["figure_human_score"],
+    log:
+        "results/logs/plot_system_scatter/{metric}.log",
+    script:
+        "../scripts/plot_system_scatter.py"
+
+
+rule tables:
+    input:
+        "results/correlations/system_level.tsv",
+        "results/datasets/exclusions.tsv",
+        expand("results/figures/system_scatter.{metric}.{ext}", metric=METRICS, ext=["png", "pdf"]),

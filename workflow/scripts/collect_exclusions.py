@@ -1,0 +1,24 @@
+"""Rule collect_exclusions: every dataset's exclusion report in one table."""
+
+import json
+
+import pandas as pd
+
+from mtmeta.data.report import COLUMNS
+from mtmeta.logsetup import configure
+
+
+def main(snakemake):
+    configure(snakemake.log[0])
+    frames = []
+    for report, summary in zip(snakemake.input.reports, snakemake.input.summaries, strict=True):
+        meta = json.loads(open(summary).read())
+        frame = pd.read_csv(report, sep="\t", dtype={"detail": str}, keep_default_na=False)
+        frame.insert(0, "lp", meta["lp"])
+        frame.insert(0, "dataset", meta["dataset"])
+        frames.append(frame)
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["dataset", "lp", *COLUMNS])
+    table.to_csv(snakemake.output[0], sep="\t", index=False)
+
+
+main(snakemake)  # noqa: F821

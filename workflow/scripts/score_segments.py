@@ -1,0 +1,21 @@
+"""Rule score_segments: sufficient statistics, segment and system scores of one metric."""
+
+import pandas as pd
+
+from mtmeta import metrics
+from mtmeta.logsetup import configure
+from mtmeta.scoring import score_segments
+
+
+def main(snakemake):
+    configure(snakemake.log[0])
+    spec = snakemake.params.metric
+    trg = snakemake.wildcards.lp.split("-")[1]
+    metric = metrics.get(spec["name"], lang=trg, **spec["params"])
+    segment_table, system_table = score_segments(pd.read_parquet(snakemake.input.segments), metric)
+    segment_table.to_parquet(snakemake.output.segments, index=False)
+    system_table.insert(1, "metric", spec["id"])
+    system_table.to_csv(snakemake.output.systems, sep="\t", index=False, float_format="%.10g")
+
+
+main(snakemake)  # noqa: F821
