@@ -9,7 +9,7 @@ from mtmeta.stats.human import SCORE_COLUMNS
 
 SYSTEM_LEVEL_COLUMNS = [
     "dataset", "lp", "metric", "human_score", "n_systems", "n_systems_unjudged",
-    "pearson", "pearson_p", "spearman", "spearman_p", "kendall", "kendall_p", "kendall_variant",
+    "pearson", "pearson_p", "spearman", "spearman_p", "kendall", "kendall_p", "kendall_variant", "p_method",
     "n_segments", "n_judged_segments", "n_tasks", "n_comparisons", "description", "metric_signature",
 ]  # fmt: skip
 

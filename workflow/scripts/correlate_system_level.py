@@ -20,7 +20,7 @@ def main(snakemake):
         spec["id"],
         higher_is_better=type(metrics.get(spec["name"], **spec["params"])).higher_is_better,
     )
-    table.to_csv(snakemake.output[0], sep="\t", index=False, float_format="%.6g")
+    table.to_csv(snakemake.output[0], sep="\t", index=False, float_format="%.10g")
 
 
 main(snakemake)  # noqa: F821
