@@ -1,5 +1,6 @@
 # Shared set-up: validate the config (filling schema defaults), resolve the data mirror,
 # plan every fetch, and derive the targets and wildcard constraints from config.
+import os
 import re
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def metric_code(wildcards):
     """The metric's module: editing it reruns that metric's scores, and only those."""
     name, _ = metric_spec(config, wildcards.metric)
     module_name = metric_registry.METRICS[name].split(":")[0]
-    return str(Path(workflow.basedir) / "src" / Path(*module_name.split("."))) + ".py"
+    return os.path.relpath(Path(workflow.basedir) / "src" / Path(*module_name.split(".")), Path.cwd()) + ".py"
 
 
 def prepared(kind, pairs=None):
