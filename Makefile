@@ -24,11 +24,12 @@ study: setup
 	$(BIN)/snakemake --cores $(CORES)
 
 test: setup
+	$(BIN)/ruff check src tests workflow/scripts
 	$(BIN)/python -m pytest
 
 lint: setup
-	$(BIN)/ruff check src tests workflow/scripts benchmarks
-	$(BIN)/snakemake --lint --cores 1 || true
+	$(BIN)/ruff check src tests workflow/scripts
+	$(BIN)/snakemake --lint
 
 clean-results:
 	rm -rf results

@@ -1,0 +1,112 @@
+"""Checks on the real inputs in the local mirror (skipped with a reason when it is absent).
+
+Expected values are recomputed here from the raw files with the standard library only.
+"""
+
+import csv
+import io
+import itertools
+import json
+import tarfile
+from collections import Counter
+
+import pytest
+
+from mtmeta.config import load_config
+from mtmeta.data.archive import safe_extract
+from mtmeta.data.corpus import Layout, discover_systems
+from mtmeta.data.fetch import fetch, plan_fetch
+from mtmeta.data.prepare import prepare
+from mtmeta.data.report import Report
+from mtmeta.data.textio import read_lines
+from mtmeta.errors import InputError
+
+pytestmark = pytest.mark.realdata
+
+
+@pytest.fixture(scope="module")
+def config():
+    return load_config()
+
+
+@pytest.fixture(scope="module")
+def resources(tmp_path_factory, mirror, config):
+    """Fetch (from the mirror, sha256-verified) and extract the sources these tests use."""
+    root = tmp_path_factory.mktemp("resources")
+    for name in ("wmt12_data", "wmt12_judgments", "wmt13_data", "wmt13_dev_en_cs"):
+        manifest = fetch(plan_fetch(name, config["sources"][name], mirror), root / name)
+        assert manifest["verified"] and manifest["origin"] == "mirror"
+        if manifest["archive"]:
+            safe_extract(root / name / manifest["file"], root / name / "extracted")
+    return root
+
+
+def raw_wmt12_en_cs(mirror):
+    """The en-cs rows of the RNK CSV, read straight from the mirror's archive."""
+    with tarfile.open(mirror / "wmt12/manual-eval-judgments-2012.tgz") as tf:
+        data = tf.extractfile("manual-eval-judgments-2012/wmt12.RNK_results.csv").read().decode("utf-8")
+    rows = csv.DictReader(io.StringIO(data))
+    return [row for row in rows if (row["srclang"], row["trglang"]) == ("English", "Czech")]
+
+
+def test_wmt12_en_cs_counts_and_gt_others(resources, mirror, config):
+    prepared = prepare("wmt12", config["datasets"]["wmt12"], "en-cs", resources)
+    rows = raw_wmt12_en_cs(mirror)
+    assert len(rows) == 2308
+    assert prepared.summary["n_tasks"] == 2308
+    assert prepared.summary["n_systems"] == 13 and prepared.summary["n_judged_systems"] == 13
+    assert len(prepared.segments) == 13 * 3003
+
+    wins, losses = Counter(), Counter()
+    for row in rows:
+        ranked = [(row[f"system{i}Id"], int(row[f"system{i}rank"])) for i in range(1, 6)]
+        ranked = [(name, rank) for name, rank in ranked if rank != -1]
+        for (a, ra), (b, rb) in itertools.combinations(ranked, 2):
+            if ra < rb:
+                wins[a] += 1
+                losses[b] += 1
+            elif rb < ra:
+                wins[b] += 1
+                losses[a] += 1
+    expected = {name: wins[name] / (wins[name] + losses[name]) for name in wins | losses}
+    assert len(expected) == 13
+    ours = prepared.human_scores.set_index("system")["gt_others"].to_dict()
+    assert ours.keys() == expected.keys()
+    for name, value in expected.items():
+        assert ours[name] == pytest.approx(value, abs=1e-12), name
+    # The WMT12 overview's top and bottom English-Czech systems by "> others".
+    assert max(ours, key=ours.get) == "cu-depfix" and min(ours, key=ours.get) == "jhu-hiero"
+
+
+def test_wmt12_cs_en_hidden_file_is_reported(resources, config):
+    prepared = prepare("wmt12", config["datasets"]["wmt12"], "cs-en", resources)
+    hidden = [row for row in prepared.report.rows if row["detail"] == ".DS_Store"]
+    assert hidden and hidden[0]["kind"] == "not_a_system_file"
+    assert "jhu-heiro" in set(prepared.human_scores["system"])  # judgment id and file name agree
+    assert prepared.summary["n_systems"] == 6
+
+
+def test_wmt13_backup_file_with_invalid_utf8(resources):
+    folder = resources / "wmt13_data/extracted/wmt13-data/plain/system-outputs/newstest2013/ru-en"
+    with pytest.raises(InputError) as info:
+        read_lines(folder / "newstest2013.ru-en.commercial-3~")
+    assert info.value.line == 141
+    assert "commercial-3~:141: invalid UTF-8 byte(s) 85 at column 8; expected UTF-8 text" in str(info.value)
+    layout = Layout(reference="", source="",
+                    system="wmt13-data/plain/system-outputs/newstest2013/{lp}/newstest2013.{lp}.{system}")
+    report = Report()
+    systems = discover_systems(resources / "wmt13_data/extracted", layout, "ru-en", report=report)
+    assert "commercial-3" in systems and "commercial-3~" not in systems
+    assert [row["detail"] for row in report.rows] == ["newstest2013.ru-en.commercial-3~"]
+
+
+def test_wmt13_dev_subset_repeated_lines(resources, config):
+    prepared = prepare("wmt13dev", config["datasets"]["wmt13dev"], "en-cs", resources)
+    kinds = Counter(row["kind"] for row in prepared.report.rows)
+    assert kinds["ambiguous_segment"] == 2  # newstest2013 repeats lines 1877/1880 and 1878/1881
+    refs = read_lines(resources / "wmt13_data/extracted/wmt13-data/plain/references/newstest2013-ref.cs")
+    assert refs[1876] == refs[1879] and refs[1877] == refs[1880]
+    assert prepared.summary["n_systems"] == 14
+    assert prepared.comparisons["seg_id"].between(1, 3000).all()
+    assert not (prepared.comparisons["sys_a"] == prepared.comparisons["sys_b"]).any()
+    assert json.loads(json.dumps(prepared.summary))["n_tasks"] == prepared.summary["n_tasks"]

@@ -1,0 +1,114 @@
+"""BLEU through mtmeta's statistics path against sacrebleu's published test vectors."""
+
+import numpy as np
+import pytest
+import sacrebleu
+
+from mtmeta import metrics
+from mtmeta.scoring import score_segments
+
+HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
+REFS = [
+    ["The dog bit the man.", "It was not unexpected.", "The man bit him first."],
+    ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."],
+]
+
+
+def corpus(**params):
+    metric = metrics.get("bleu", **params)
+    return metric, metric.corpus_score(metric.stats(HYPS, REFS))
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({}, 48.530827),
+        ({"tokenize": "13a"}, 48.530827),
+        ({"smooth_method": "none"}, 48.530827),
+        ({"tokenize": "none"}, 49.1919566),
+        ({"tokenize": "intl"}, 43.91623493),
+        ({"max_ngram_order": 1}, 77.65),
+        ({"max_ngram_order": 2}, 60.50),
+        ({"max_ngram_order": 3}, 53.93),
+        ({"max_ngram_order": 5}, 46.14),
+        ({"max_ngram_order": 6}, 43.28),
+    ],
+)
+def test_sacrebleu_readme_vectors(params, expected):
+    _, score = corpus(**params)
+    tolerance = 1e-8 if expected != round(expected, 2) else 5e-3
+    assert score == pytest.approx(expected, abs=tolerance)
+
+
+def test_signature_records_every_setting():
+    metric, _ = corpus()
+    assert metric.signature() == f"BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:{sacrebleu.__version__}"
+    assert "eff:yes" in metric.segment_signature()
+    metric, _ = corpus(smooth_method="floor", smooth_value=0.1, lowercase=True)
+    assert "case:lc" in metric.signature() and "smooth:floor[0.10]" in metric.signature()
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [({}, 8.493), ({"smooth_method": "none"}, 0.0), ({"smooth_method": "floor"}, 4.51688),
+     ({"smooth_method": "add-k"}, 14.882), ({"tokenize": "char"}, 40.8759)],
+)
+def test_sentence_scores_match_sacrebleu_vectors(params, expected):
+    hyp = "Producția de zahăr primă va fi exprimată în ceea ce privește zahărul alb;"
+    ref = "producţia de zahăr brut se exprimă în zahăr alb;"
+    metric = metrics.get("bleu", **params)
+    assert metric.segment_scores(metric.stats([hyp], [[ref]]))[0] == pytest.approx(expected, abs=1e-3)
+
+
+def test_segment_and_corpus_scores_equal_sacrebleu_on_random_text():
+    rng = np.random.default_rng(0)
+    words = ["the", "a", "cat", "dog", "sat", "on", "mat", ".", ",", "is", "was", "x-y", "3.5"]
+
+    def sentence():
+        return " ".join(rng.choice(words, size=rng.integers(0, 15)))
+
+    hyps = [sentence() for _ in range(300)]
+    refs = [sentence() for _ in range(300)]
+    metric = metrics.get("bleu")
+    stats = metric.stats(hyps, [refs])
+    assert metric.corpus_score(stats) == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9)
+    expected = [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs, strict=True)]
+    np.testing.assert_allclose(metric.segment_scores(stats), expected, atol=1e-9)
+
+
+def test_empty_hypotheses_are_scored_not_dropped():
+    metric = metrics.get("bleu")
+    stats = metric.stats(["", "", ""], REFS)
+    assert stats.shape == (3, 10) and metric.corpus_score(stats) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("refs", "error"),
+    [("a single string", TypeError), (["flat", "list", "of strings"], TypeError), ([["too", "short"]], ValueError)],
+)
+def test_wrong_reference_shape_is_an_error(refs, error):
+    with pytest.raises(error):
+        metrics.get("bleu").stats(HYPS, refs)
+
+
+def test_score_segments_table():
+    import pandas as pd
+
+    segments = pd.DataFrame({
+        "system": ["s1"] * 3 + ["s2"] * 3,
+        "seg_id": [1, 2, 3] * 2,
+        "hypothesis": HYPS + ["", "It was not unexpected.", "The man bit him first."],
+        "reference": REFS[0] * 2,
+        "source": [""] * 6,
+    })
+    seg_table, sys_table = score_segments(segments, metrics.get("bleu"))
+    assert sys_table["system"].tolist() == ["s1", "s2"]
+    expected = [sacrebleu.corpus_bleu(segments.hypothesis[i:i + 3].tolist(), [REFS[0]]).score for i in (0, 3)]
+    assert sys_table["score"].tolist() == pytest.approx(expected, abs=1e-12)
+    assert list(seg_table.columns[:3]) == ["system", "seg_id", "score"] and len(seg_table) == 6
+    assert seg_table.loc[3, "hyp_len"] == 0 and seg_table.loc[4, "score"] == pytest.approx(100.0)
+
+
+def test_unknown_metric():
+    with pytest.raises(KeyError, match="unknown metric 'blue'"):
+        metrics.get("blue")

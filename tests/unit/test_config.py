@@ -1,0 +1,68 @@
+import copy
+
+import pytest
+import yaml
+
+from mtmeta.config import DEFAULT_CONFIG, load_config, metric_spec, validate_config
+from mtmeta.errors import ConfigError
+
+
+@pytest.fixture
+def raw():
+    return yaml.safe_load(DEFAULT_CONFIG.read_text())
+
+
+def test_repository_config_is_valid_and_defaults_are_filled(raw):
+    config = validate_config(copy.deepcopy(raw))
+    wmt12 = config["datasets"]["wmt12"]
+    assert wmt12["unmatched_ids"] == "exclude" and wmt12["self_comparisons"] == "exclude"
+    assert wmt12["exclude_files"] == [".*", "*~", "*.bak", "*.orig"]
+    assert config["datasets"]["evaluator"]["max_items"] == 10000
+    assert set(config["datasets"]) == {"wmt12", "wmt13", "wmt13dev", "wmt14", "evaluator"}
+    assert len(wmt12["language_pairs"]) == 8
+    assert metric_spec(config, "bleu") == ("bleu", {})
+
+
+def test_every_mirror_checksum_matches_the_mirror_listing(raw, mirror):
+    listed = {}
+    for line in (mirror / "SHA256SUMS").read_text().splitlines():
+        digest, path = line.split(maxsplit=1)
+        listed[path.removeprefix("./")] = digest
+    for name, source in raw["sources"].items():
+        assert listed[source["mirror"]["path"]] == source["mirror"]["sha256"], name
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda c: c.update(unknown_key=1), "Additional properties"),
+        (lambda c: c["datasets"]["wmt12"].update(corpus="nope"), "names source 'nope'"),
+        (lambda c: c.update(metrics=["bleu", "no-such-metric"]), "neither a registered metric"),
+        (lambda c: c["datasets"]["wmt12"].update(language_pairs=["english-czech"]), "does not match"),
+        (lambda c: c["datasets"]["wmt13dev"].update(judgments={"en-cs": "wmt13_dev_en_cs"}), "no source for"),
+        (lambda c: c["sources"]["wmt12_data"]["mirror"].update(sha256="abc"), "does not match"),
+        (lambda c: c["datasets"]["wmt12"].update(unmatched_ids="ignore"), "is not one of"),
+    ],
+)
+def test_invalid_configs_are_rejected_with_the_path(raw, edit, message):
+    config = copy.deepcopy(raw)
+    edit(config)
+    with pytest.raises(ConfigError, match=message):
+        validate_config(config)
+
+
+def test_load_config_errors(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "missing.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("datasets: [unclosed\n")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(bad)
+
+
+def test_metric_settings(raw):
+    config = copy.deepcopy(raw)
+    config["metric_settings"] = {"bleu-intl": {"metric": "bleu", "params": {"tokenize": "intl"}}}
+    config["metrics"] = ["bleu", "bleu-intl"]
+    validate_config(config)
+    assert metric_spec(config, "bleu-intl") == ("bleu", {"tokenize": "intl"})

@@ -1,0 +1,59 @@
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from mtmeta.stats.correlation import correlations
+
+
+def test_values_against_hand_computation():
+    metric = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    human = np.array([2.0, 1.0, 4.0, 3.0, 5.0])
+    result = correlations(metric, human)
+    # Pearson by hand: cov = 8/4 = 2, var = 10/4 = 2.5 each -> r = 0.8.
+    assert result["pearson"] == pytest.approx(0.8)
+    # Spearman on ranks equals Pearson here (both vectors are permutations of 1..5).
+    assert result["spearman"] == pytest.approx(0.8)
+    # Kendall: 10 pairs, 2 discordant ((1,2) and (3,4)), no ties -> (8 - 2) / 10.
+    assert result["kendall"] == pytest.approx(0.6)
+    assert result["n"] == 5
+    # Two-sided p of Pearson r = 0.8 with n = 5: t = r*sqrt(3)/sqrt(1 - r^2) = 2.3094, df = 3 -> p = 0.1041.
+    assert result["pearson_p"] == pytest.approx(0.10408, abs=1e-4)
+
+
+def test_spearman_p_is_exact_for_few_systems():
+    metric = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    # Independent count over all 120 orderings: |rho| >= 0.8 iff sum of squared rank differences
+    # is <= 4 (rho >= 0.8) or >= 36 (rho <= -0.8), with rho = 1 - 6 S / (n (n^2 - 1)).
+    extreme = sum(
+        1 for perm in itertools.permutations(range(5))
+        if (s := sum((i - p) ** 2 for i, p in enumerate(perm))) <= 4 or s >= 36
+    )
+    result = correlations(metric, np.array([2.0, 1.0, 4.0, 3.0, 5.0]))
+    assert result["spearman_p"] == pytest.approx(extreme / 120)
+    perfect = correlations(metric, metric * 3)
+    assert perfect["spearman_p"] == pytest.approx(2 / 120)  # scipy's t-approximation would say ~1e-24
+    assert perfect["kendall_p"] == pytest.approx(2 / 120)
+    assert perfect["p_method"] == "pearson:t-test|spearman:exact-permutation|kendall:exact"
+    many = correlations(np.arange(12.0), np.arange(12.0) ** 2)
+    assert "spearman:t-approx" in many["p_method"]
+
+
+def test_ties_are_ranked_jointly():
+    result = correlations(np.array([1.0, 2.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0, 4.0]))
+    assert result["spearman"] == pytest.approx(0.9486833, abs=1e-7)  # Pearson of ranks (1, 2.5, 2.5, 4) and (1..4)
+    assert "kendall:normal-approx" in result["p_method"]
+
+
+def test_degenerate_inputs_give_nan():
+    for metric, human in (([1.0, 2.0], [1.0, 2.0]), ([1.0, 1.0, 1.0], [1.0, 2.0, 3.0])):
+        result = correlations(np.array(metric), np.array(human))
+        assert math.isnan(result["pearson"]) and math.isnan(result["kendall_p"])
+
+
+def test_shape_and_nan_errors():
+    with pytest.raises(ValueError, match="equal length"):
+        correlations(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="NaN"):
+        correlations(np.array([1.0, np.nan, 3.0]), np.array([1.0, 2.0, 3.0]))

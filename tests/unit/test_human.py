@@ -1,0 +1,36 @@
+import math
+
+import pandas as pd
+import pytest
+
+from mtmeta.stats.human import system_scores
+
+
+def comparisons(rows):
+    return pd.DataFrame(rows, columns=["sys_a", "sys_b", "outcome"])
+
+
+def test_hand_computed_scores():
+    table = system_scores(comparisons([
+        ("A", "B", "a"), ("A", "B", "a"), ("A", "B", "tie"), ("B", "A", "a"),
+        ("A", "C", "tie"), ("B", "C", "b"), ("C", "B", "tie"),
+    ])).set_index("system")
+    assert table.loc["A", ["wins", "losses", "ties", "comparisons"]].tolist() == [2, 1, 2, 5]
+    assert table.loc["A", "gt_others"] == pytest.approx(2 / 3)
+    assert table.loc["A", "ge_others"] == pytest.approx(4 / 5)
+    # A never beat or lost to C, so only B enters A's expected wins.
+    assert table.loc["A", "expected_wins"] == pytest.approx(2 / 3)
+    assert table.loc["A", ["opponents", "ew_opponents"]].tolist() == [2, 1]
+    assert table.loc["B", ["gt_others", "ge_others", "expected_wins"]].tolist() == pytest.approx([1 / 4, 1 / 2, 1 / 6])
+    assert table.loc["C", ["gt_others", "ge_others", "expected_wins"]].tolist() == pytest.approx([1.0, 1.0, 1.0])
+
+
+def test_only_ties_gives_undefined_gt_others():
+    table = system_scores(comparisons([("A", "B", "tie")])).set_index("system")
+    assert math.isnan(table.loc["A", "gt_others"]) and table.loc["A", "ge_others"] == 1.0
+
+
+def test_bad_outcome_and_empty_input():
+    with pytest.raises(ValueError, match="outcomes must be"):
+        system_scores(comparisons([("A", "B", "win")]))
+    assert system_scores(comparisons([])).empty

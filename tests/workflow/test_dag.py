@@ -1,0 +1,39 @@
+"""The default study's DAG: every configured dataset x language pair is planned (dry run, no data needed)."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.workflow
+
+
+def dry_run(repo, tmp_path, *extra):
+    snakemake = str(Path(sys.executable).parent / "snakemake")
+    result = subprocess.run(
+        [snakemake, "-n", "--snakefile", str(repo / "Snakefile"), "--directory", str(tmp_path),
+         "--configfile", str(repo / "config/config.yaml"), "--cores", "2", *extra],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout + result.stderr
+
+
+def job_counts(output):
+    return {m[1]: int(m[2]) for m in re.finditer(r"^(\w+)\s+(\d+)$", output, re.M)}
+
+
+def test_default_study_plans_every_dataset(repo, tmp_path):
+    counts = job_counts(dry_run(repo, tmp_path))
+    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set.
+    assert counts["prepare_dataset"] == 20
+    assert counts["score_segments"] == 20
+    assert counts["correlate_system_level"] == 19  # the evaluator set has no system-level judgments
+    assert counts["download_source"] == 10 and counts["extract_archive"] == 4
+
+
+def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
+    output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
+    assert job_counts(output)["score_segments"] == 20

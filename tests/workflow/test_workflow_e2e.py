@@ -1,0 +1,203 @@
+"""Run the whole workflow on a tiny synthetic study and check the numbers it produces.
+
+The expected values are computed here independently of mtmeta: "> others" by counting the
+ranking tasks written below, BLEU with sacrebleu, correlations with scipy.
+"""
+
+import hashlib
+import io
+import itertools
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import sacrebleu
+import yaml
+from scipy import stats
+
+pytestmark = pytest.mark.workflow
+
+REFERENCES = [
+    "Der Hund biss den Mann gestern Abend .",
+    "Es war nicht überraschend , sagte sie .",
+    "Die Katze sitzt auf der Matte im Haus .",
+    "Wir fahren morgen früh nach Berlin .",
+    "Das Wetter ist heute sehr schön .",
+    "Er hat das Buch schon gelesen .",
+]
+SYSTEMS = {
+    "sysA": REFERENCES,
+    "sysB": [r.replace("gestern", "heute").replace("sehr", "ganz").replace("Buch", "Heft") for r in REFERENCES],
+    "sysC": [" ".join(r.split()[::2]) for r in REFERENCES],
+    "sysD": ["Ganz andere Wörter hier ." for _ in REFERENCES],
+}
+# 5-way ranking tasks: (segment, [(system, rank)]); lower rank is better, -1 blank.
+TASKS = [
+    (1, [("sysA", 1), ("sysB", 2), ("sysC", 3), ("sysD", 4)]),
+    (2, [("sysB", 1), ("sysA", 2), ("sysD", 3), ("sysC", 4)]),
+    (3, [("sysA", 1), ("sysC", 2), ("sysB", 2), ("sysD", 5)]),
+    (4, [("sysC", 1), ("sysB", 2), ("sysD", -1), ("sysA", 1)]),
+    (5, [("sysB", 1), ("sysB", 2), ("sysD", 3), ("sysA", 1)]),  # a self-comparison of sysB
+    (6, [("sysA", 2), ("sysB", 3), ("sysC", 4), ("sysD", 5), ("ghost", 1)]),  # an id with no output file
+]
+
+
+def tar_gz(path: Path, files: dict[str, bytes]) -> str:
+    with tarfile.open(path, "w:gz") as tf:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def lines(texts) -> bytes:
+    return ("\n".join(texts) + "\n").encode()
+
+
+def ranking_csv() -> bytes:
+    header = ["srclang", "trglang", "srcIndex", "documentId", "segmentId", "judgeId"]
+    header += [f"system{i}{k}" for i in range(1, 6) for k in ("Number", "Id")] + [f"system{i}rank" for i in range(1, 6)]
+    rows = [",".join(header)]
+    for seg, ranked in TASKS:
+        ranked = ranked + [("", -1)] * (5 - len(ranked))
+        ids = [value for n, (name, _) in enumerate(ranked) for value in (str(n), name)]
+        ranks = [str(r) for _, r in ranked]
+        rows.append(",".join(["English", "German", str(seg), "doc", str(seg), "j1", *ids, *ranks]))
+    return lines(rows)
+
+
+def expected_gt_others() -> dict[str, float]:
+    """> others by direct counting, skipping blanks, self-comparisons and ids without outputs."""
+    wins = dict.fromkeys(SYSTEMS, 0)
+    losses = dict.fromkeys(SYSTEMS, 0)
+    for _, ranked in TASKS:
+        usable = [(s, r) for s, r in ranked if r != -1 and s in SYSTEMS]
+        for (a, ra), (b, rb) in itertools.combinations(usable, 2):
+            if a == b or ra == rb:
+                continue
+            winner, loser = (a, b) if ra < rb else (b, a)
+            wins[winner] += 1
+            losses[loser] += 1
+    return {s: wins[s] / (wins[s] + losses[s]) for s in SYSTEMS}
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory, repo):
+    root = tmp_path_factory.mktemp("study")
+    mirror = root / "mirror"
+    mirror.mkdir()
+    files = {
+        "tiny-data/plain/references/test-ref.de": lines(REFERENCES),
+        "tiny-data/plain/sources/test-src.en": lines(f"source {i}" for i in range(1, 7)),
+        "tiny-data/plain/system-outputs/en-de/.DS_Store": b"\x00\x01",
+    }
+    files.update({f"tiny-data/plain/system-outputs/en-de/test.en-de.{s}": lines(t) for s, t in SYSTEMS.items()})
+    data_sha = tar_gz(mirror / "tiny-data.tar.gz", files)
+    judgments_sha = tar_gz(mirror / "judgments.tgz", {"judgments/rnk.csv": ranking_csv()})
+    (mirror / "eval.txt").write_bytes(lines(["a b c ||| a b d ||| a b c", "x y ||| x y ||| x y", "p ||| q ||| q"]))
+    (mirror / "labels.txt").write_bytes(lines(["1", "0", "-1", "1"]))
+
+    def source(path, sha=None, **extra):
+        mirror_spec = {"path": path, **extra}
+        if sha:
+            mirror_spec["sha256"] = sha
+        return {"upstream": {"url": f"http://example.invalid/{path}", **extra}, "mirror": mirror_spec}
+
+    config = {
+        "data_mirror": str(mirror),
+        "metrics": ["bleu"],
+        "sources": {
+            "tiny_data": source("tiny-data.tar.gz", data_sha),
+            "tiny_judgments": source("judgments.tgz", judgments_sha, format="wmt_ranking_csv",
+                                     member="judgments/rnk.csv"),
+            "eval_data": source("eval.txt"),
+            "eval_labels": source("labels.txt"),
+        },
+        "datasets": {
+            "tiny": {
+                "description": "tiny synthetic test set",
+                "kind": "wmt",
+                "corpus": "tiny_data",
+                "testset": "test",
+                "layout": {
+                    "reference": "tiny-data/plain/references/test-ref.{trg}",
+                    "source": "tiny-data/plain/sources/test-src.{src}",
+                    "system": "tiny-data/plain/system-outputs/{lp}/test.{lp}.{system}",
+                },
+                "judgments": "tiny_judgments",
+                "language_pairs": ["en-de"],
+            },
+            "evaltiny": {
+                "description": "tiny evaluator set",
+                "kind": "evaluator",
+                "data": "eval_data",
+                "labels": "eval_labels",
+                "max_items": 3,
+                "language_pairs": ["xx-en"],
+            },
+        },
+    }
+    workdir = root / "work"
+    (workdir / "config").mkdir(parents=True)
+    (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(config))
+    snakemake = shutil.which("snakemake", path=str(Path(sys.executable).parent)) or "snakemake"
+    result = subprocess.run(
+        [snakemake, "--snakefile", str(repo / "Snakefile"), "--directory", str(workdir), "--cores", "2"],
+        capture_output=True, text=True, env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
+                                              "HOME": str(root), "PYTHONHASHSEED": "0"},
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return workdir
+
+
+def test_system_level_correlations(study):
+    table = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t").set_index("human_score")
+    gt = expected_gt_others()
+    bleu = {s: sacrebleu.corpus_bleu(t, [REFERENCES]).score for s, t in SYSTEMS.items()}
+    names = sorted(SYSTEMS)
+    x = [bleu[s] for s in names]
+    y = [gt[s] for s in names]
+    row = table.loc["gt_others"]
+    assert row["n_systems"] == 4 and row["dataset"] == "tiny" and row["lp"] == "en-de"
+    assert row["pearson"] == pytest.approx(stats.pearsonr(x, y).statistic, abs=1e-9)
+    assert row["spearman"] == pytest.approx(stats.spearmanr(x, y).statistic, abs=1e-9)
+    assert row["kendall"] == pytest.approx(stats.kendalltau(x, y).statistic, abs=1e-9)
+    assert row["pearson_p"] == pytest.approx(stats.pearsonr(x, y).pvalue, rel=1e-6)
+    assert row["metric_signature"].startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp")
+    assert row["n_tasks"] == len(TASKS)
+
+
+def test_human_scores_and_exclusions(study):
+    human = pd.read_csv(study / "results/datasets/tiny/en-de/human_scores.tsv", sep="\t").set_index("system")
+    for system, value in expected_gt_others().items():
+        assert human.loc[system, "gt_others"] == pytest.approx(value, abs=1e-9)
+    exclusions = pd.read_csv(study / "results/datasets/exclusions.tsv", sep="\t")
+    by_kind = exclusions.groupby("kind")["count"].sum().to_dict()
+    assert by_kind["not_a_system_file"] == 1  # .DS_Store
+    assert by_kind["self_comparison"] == 1
+    assert by_kind["unmatched_id"] == 4  # ghost was compared with four systems
+    assert by_kind["blank_rank"] == 1 + 5  # one -1 rank plus the empty slots of short tasks
+    assert by_kind["beyond_limit"] == 1  # the fourth label has no tuple
+    summary = json.loads((study / "results/datasets/tiny/en-de/summary.json").read_text())
+    assert summary["judgments"]["origin"] == "mirror" and summary["n_systems"] == 4
+
+
+def test_every_target_exists(study):
+    for path in [
+        "results/figures/system_scatter.bleu.png",
+        "results/figures/system_scatter.bleu.pdf",
+        "results/correlations/system_level.md",
+        "results/scores/evaltiny/xx-en/bleu.seg.parquet",
+        "resources/tiny_data/manifest.json",
+    ]:
+        assert (study / path).stat().st_size > 0, path
+    segments = pd.read_parquet(study / "results/scores/evaltiny/xx-en/bleu.seg.parquet")
+    assert segments.set_index(["system", "seg_id"]).loc[("hyp1", 2), "score"] == pytest.approx(100.0)
+    manifest = json.loads((study / "resources/eval_data/manifest.json").read_text())
+    assert manifest["verified"] is False  # no sha256 configured for that source, and the manifest says so
