@@ -112,7 +112,7 @@ def plan_fetch(source_id: str, spec: dict, mirror: Path | None) -> FetchPlan:
 def _copy_with_hash(src, dst, total: int | None, label: str) -> tuple[str, int]:
     digest = hashlib.sha256()
     done = 0
-    next_report = 0.1
+    next_report = 0.25
     with open(dst, "wb") as out:
         while True:
             chunk = src.read(CHUNK)
@@ -121,9 +121,10 @@ def _copy_with_hash(src, dst, total: int | None, label: str) -> tuple[str, int]:
             out.write(chunk)
             digest.update(chunk)
             done += len(chunk)
-            if total and done / total >= next_report:
+            # Progress only for files big enough to take a while to copy or download.
+            if total and total > 5_000_000 and done / total >= next_report:
                 log.info("%s: %3.0f%% of %.1f MB", label, 100 * done / total, total / 1e6)
-                next_report += 0.1
+                next_report += 0.25
     return digest.hexdigest(), done
 
 

@@ -24,8 +24,5 @@ class Report:
     def extend(self, other: Report) -> None:
         self.rows.extend(other.rows)
 
-    def total(self, kind: str) -> int:
-        return sum(row["count"] for row in self.rows if row["kind"] == kind)
-
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame(self.rows, columns=COLUMNS)
