@@ -16,12 +16,13 @@ import stat
 import tarfile
 import zipfile
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from mtmeta.errors import ArchiveError
 
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
-ZIP_SUFFIXES = (".zip",)
+ZIP_SUFFIXES = (".zip", ".whl")  # a wheel is a zip archive
 
 
 def is_archive(name: str) -> bool:
@@ -93,25 +94,35 @@ def list_safe_members(archive: Path) -> list[str]:
     return names
 
 
-def safe_extract(archive: str | Path, target: str | Path) -> list[str]:
-    """Extract ``archive`` into ``target`` (which must not exist yet); return member names."""
+def safe_extract(
+    archive: str | Path, target: str | Path, prefix: str | None = None, members: Sequence[str] | None = None
+) -> list[str]:
+    """Extract ``archive`` (only ``members`` if given) into ``target`` or ``target/prefix``; return the names."""
     archive, target = Path(archive), Path(target)
     names = list_safe_members(archive)
+    if members is not None:
+        missing = sorted(set(members) - set(names))
+        if missing:
+            raise ArchiveError(f"{archive}: members {missing} not found; it is not the expected archive. "
+                               "Delete it and fetch it again.")
+        names = [name for name in names if name in set(members)]
     staging = target.with_name(target.name + ".partial")
     if staging.exists():
         shutil.rmtree(staging)
-    staging.mkdir(parents=True)
+    destination = staging / _check_member_name(archive, prefix) if prefix else staging
+    destination.mkdir(parents=True)
     try:
         if archive.name.lower().endswith(ZIP_SUFFIXES):
             with zipfile.ZipFile(archive) as zf:
-                zf.extractall(staging)
+                zf.extractall(destination, members=members)
         else:
             with tarfile.open(archive) as tf:
+                selected = [tf.getmember(name) for name in members] if members is not None else None
                 # Members were validated above; the "data" filter (Python >= 3.11.4) adds a second guard.
                 if hasattr(tarfile, "data_filter"):
-                    tf.extractall(staging, filter="data")
+                    tf.extractall(destination, members=selected, filter="data")
                 else:  # pragma: no cover - very old 3.11 patch releases
-                    tf.extractall(staging)
+                    tf.extractall(destination, members=selected)
     except (tarfile.TarError, zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise ArchiveError(

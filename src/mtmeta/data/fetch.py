@@ -36,10 +36,12 @@ class FetchPlan:
     origin: str  # "mirror" or "upstream"
     location: str  # mirror file path or URL
     filename: str
-    sha256: str | None
-    format: str | None
-    member: str | None
     upstream_url: str
+    sha256: str | None = None
+    format: str | None = None
+    member: str | None = None
+    extract_prefix: str | None = None
+    extract_members: tuple[str, ...] | None = None
 
     @property
     def archive(self) -> bool:
@@ -95,6 +97,8 @@ def plan_fetch(source_id: str, spec: dict, mirror: Path | None) -> FetchPlan:
             format=mirror_spec.get("format", upstream.get("format")),
             member=mirror_spec.get("member", upstream.get("member")),
             upstream_url=url,
+            extract_prefix=spec.get("extract_prefix"),
+            extract_members=tuple(spec["extract_members"]) if spec.get("extract_members") else None,
         )
     filename = upstream.get("filename") or url.rstrip("/").rsplit("/", 1)[-1]
     return FetchPlan(
@@ -106,6 +110,8 @@ def plan_fetch(source_id: str, spec: dict, mirror: Path | None) -> FetchPlan:
         format=upstream.get("format"),
         member=upstream.get("member"),
         upstream_url=url,
+        extract_prefix=spec.get("extract_prefix"),
+        extract_members=tuple(spec["extract_members"]) if spec.get("extract_members") else None,
     )
 
 

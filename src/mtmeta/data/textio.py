@@ -32,22 +32,27 @@ def read_bytes(path: str | Path) -> bytes:
     return raw
 
 
-def decode_utf8(raw: bytes, path: str | Path) -> str:
-    """Decode UTF-8 strictly; on failure name the line, column and offending byte."""
+def decode_text(raw: bytes, path: str | Path, encoding: str = "utf-8") -> str:
+    """Decode strictly; on failure name the line, column and offending byte(s)."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         bad = raw[exc.start : exc.end].hex(" ")
+        label = "UTF-8" if encoding.lower().replace("-", "") == "utf8" else encoding
         raise InputError(
             path,
-            f"invalid UTF-8 byte(s) {bad} at column {column}",
+            f"invalid {label} byte(s) {bad} at column {column}",
             line=line,
-            expected="UTF-8 text",
+            expected=f"{label} text",
         ) from exc
     # A byte-order mark is an encoding artefact, not part of the first segment.
     return text[1:] if text.startswith("\ufeff") else text
+
+
+def decode_utf8(raw: bytes, path: str | Path) -> str:
+    return decode_text(raw, path, "utf-8")
 
 
 def split_lines(text: str) -> list[str]:
