@@ -3,19 +3,54 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from mtmeta.metrics.base import Metric
 
 METRICS: dict[str, str] = {
     "bleu": "mtmeta.metrics.bleu:BLEU",
+    "chrf": "mtmeta.metrics.chrf:CHRF",
+    "chrf++": "mtmeta.metrics.chrf:CHRFPlusPlus",
+    "ter": "mtmeta.metrics.ter:TER",
+    "nist": "mtmeta.metrics.nist:NIST",
+    "wer": "mtmeta.metrics.wer:WER",
+    "per": "mtmeta.metrics.wer:PER",
+    "meteor": "mtmeta.metrics.meteor:METEOR",
+    "lepor": "mtmeta.metrics.lepor:LEPOR",
+    "hlepor": "mtmeta.metrics.lepor:HLEPOR",
+    "wordmatch": "mtmeta.metrics.wordmatch:WordMatch",
 }
 
 
-def get(name: str, **params) -> Metric:
-    """Instantiate the metric registered as ``name`` with ``params``."""
+def metric_class(name: str) -> type[Metric]:
     try:
         target = METRICS[name]
     except KeyError:
         raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(sorted(METRICS))}") from None
     module, cls = target.split(":")
-    return getattr(importlib.import_module(module), cls)(**params)
+    return getattr(importlib.import_module(module), cls)
+
+
+def required_sources(name: str, lang: str, **params) -> list[str]:
+    """Source ids (declared in config) a metric reads for this language and these parameters."""
+    cls = metric_class(name)
+    finder = getattr(cls, "required_sources", None)
+    return finder(lang, **params) if finder else []
+
+
+def get_for_dataset(name: str, lang: str, params: dict, tokenized: bool = False,
+                    resources: str = "resources") -> Metric:
+    """The metric as the workflow scores a dataset: target language, lexical resources, and
+    whitespace tokenisation for already-tokenised text (unless the parameters choose one)."""
+    accepted = inspect.signature(metric_class(name)).parameters
+    params = dict(params)
+    if tokenized and "tokenize" in accepted:
+        params.setdefault("tokenize", "none")
+    if "resources" in accepted:
+        params.setdefault("resources", resources)
+    return get(name, lang=lang, **params)
+
+
+def get(name: str, **params) -> Metric:
+    """Instantiate the metric registered as ``name`` with ``params``."""
+    return metric_class(name)(**params)

@@ -1,0 +1,151 @@
+"""LEPOR and hLEPOR (Han et al., COLING 2012; MT Summit 2013), from re-scorable statistics.
+
+With c hypothesis words, r reference words and ``aligned`` one-to-one aligned words:
+
+- LP = exp(1 - max(c, r) / min(c, r)) (1 when c = r, 0 when either is empty);
+- NPD = (1/c) * sum over aligned hypothesis words i of |i/c - j(i)/r| (1-based positions);
+  NPosPenal = exp(-NPD);
+- HPR = (alpha + beta) / (alpha / R + beta / P), P = aligned/c, R = aligned/r; alpha = 9 weighs
+  recall, beta = 1 precision (0 when nothing is aligned);
+- LEPOR = LP * NPosPenal * HPR;
+- hLEPOR = (w_lp + w_npp + w_hpr) / (w_lp/LP + w_npp/NPosPenal + w_hpr/HPR), default weights
+  LP:NPosPenal:HPR = 2:1:7 (the MT Summit 2013 Perl and PyPI hlepor); 0 if any factor is 0.
+
+Alignment (the n-gram context-window method): hypothesis words are taken left to right; a word
+with one unused exact match in the reference takes it; with several, candidates whose context is
+confirmed (some word within ``window`` positions on either side matches at the same offset) are
+preferred, and among those the one nearest in relative position |i/c - j/r| (the leftmost on
+ties). The author's Perl has quirks this does not copy (a prefix test on used positions, a
+context check that always confirms middle words, and negative indices wrapping around).
+
+Statistics per segment: ``[c, r, aligned, npd]``, so weights, alpha and beta re-score without
+re-aligning. System level: ``system="mean-segments"`` (LEPOR-A, default) is the mean of segment
+scores; ``"mean-factors"`` (LEPOR-B) applies the formula to the mean LP, NPosPenal and HPR.
+One reference per segment, as the definition has.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from mtmeta import __version__
+from mtmeta.errors import ConfigError
+from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.tokenize import tokenizer
+
+
+def align(hyp: list[str], ref: list[str], window: int = 2) -> list[tuple[int, int]]:
+    """One-to-one exact alignment (0-based hypothesis, reference positions), context-preferring."""
+    positions: dict[str, list[int]] = defaultdict(list)
+    for j, word in enumerate(ref):
+        positions[word].append(j)
+    c, r = len(hyp), len(ref)
+    used: set[int] = set()
+    links = []
+    for i, word in enumerate(hyp):
+        candidates = [j for j in positions.get(word, ()) if j not in used]
+        if not candidates:
+            continue
+        if len(candidates) > 1:
+            confirmed = [
+                j for j in candidates
+                if any(0 <= i + k < c and 0 <= j + k < r and hyp[i + k] == ref[j + k]
+                       for k in range(-window, window + 1) if k)
+            ]
+            candidates = confirmed or candidates
+        j = min(candidates, key=lambda j: (abs((i + 1) / c - (j + 1) / r), j))
+        used.add(j)
+        links.append((i, j))
+    return links
+
+
+def factors(stats: np.ndarray, alpha: float, beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """LP, NPosPenal and HPR of each row ``[c, r, aligned, npd]``."""
+    c, r, aligned, npd = (np.asarray(stats[:, k], dtype=float) for k in range(4))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lp = np.where((c > 0) & (r > 0), np.exp(1 - np.maximum(c, r) / np.minimum(c, r)), 0.0)
+        precision = aligned / np.where(c > 0, c, 1)
+        recall = aligned / np.where(r > 0, r, 1)
+        hpr = np.where(aligned > 0, (alpha + beta) / (alpha / recall + beta / precision), 0.0)
+    return lp, np.exp(-npd), hpr
+
+
+def harmonic(values: list[np.ndarray], weights: list[float]) -> np.ndarray:
+    values = [np.asarray(v, dtype=float) for v in values]
+    with np.errstate(divide="ignore"):
+        denominator = sum(w / v for w, v in zip(weights, values, strict=True))
+    positive = np.logical_and.reduce([v > 0 for v in values])
+    return np.where(positive, sum(weights) / np.where(positive, denominator, 1.0), 0.0)
+
+
+class HLEPOR(Metric):
+    name = "hlepor"
+    label = "hLEPOR"
+
+    def __init__(self, lang: str | None = None, alpha: float = 9.0, beta: float = 1.0, weight_lp: float = 2.0,
+                 weight_npp: float = 1.0, weight_hpr: float = 7.0, window: int = 2, system: str = "mean-segments",
+                 tokenize: str = "13a", lowercase: bool = True):
+        if system not in ("mean-segments", "mean-factors"):
+            raise ConfigError(f"{self.name}: system must be mean-segments or mean-factors, not {system!r}")
+        self.lang = lang
+        self.alpha, self.beta = alpha, beta
+        self.weights = [weight_lp, weight_npp, weight_hpr]
+        self.window = window
+        self.system = system
+        self.tokenize, self.lowercase = tokenize, lowercase
+        self._tokenizer = tokenizer(tokenize, lowercase)
+
+    @property
+    def stat_names(self) -> list[str]:
+        return ["hyp_len", "ref_len", "aligned", "npd"]
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        check_references(hypotheses, references)
+        if len(references) != 1:
+            raise ValueError(f"{self.name} is defined for one reference per segment, got {len(references)} streams")
+        out = np.zeros((len(hypotheses), 4))
+        for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
+            h, r = self._tokenizer(hyp), self._tokenizer(ref or "")
+            links = align(h, r, self.window)
+            npd = sum(abs((i + 1) / len(h) - (j + 1) / len(r)) for i, j in links) / len(h) if links else 0.0
+            out[row] = (len(h), len(r), len(links), npd)
+        return out
+
+    def combine(self, lp: np.ndarray, npp: np.ndarray, hpr: np.ndarray) -> np.ndarray:
+        return harmonic([lp, npp, hpr], self.weights)
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        return self.combine(*factors(stats, self.alpha, self.beta))
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        if self.system == "mean-segments":
+            return float(self.segment_scores(stats).mean())
+        lp, npp, hpr = (f.mean(keepdims=True) for f in factors(stats, self.alpha, self.beta))
+        return float(self.combine(lp, npp, hpr)[0])
+
+    def signature(self) -> str:
+        case = "lc" if self.lowercase else "mixed"
+        w = ":".join(f"{x:g}" for x in self.weights)
+        return (f"{self.label}|nrefs:1|case:{case}|tok:{self.tokenize}|a:{self.alpha:g}|b:{self.beta:g}"
+                f"|w_lp:npp:hpr:{w}|window:{self.window}|sys:{self.system}|version:{__version__}")
+
+    def segment_signature(self) -> str:
+        return self.signature().replace(f"|sys:{self.system}", "")
+
+
+class LEPOR(HLEPOR):
+    """The product form LP * NPosPenal * HPR (the weights are not used)."""
+
+    name = "lepor"
+    label = "LEPOR"
+
+    def combine(self, lp: np.ndarray, npp: np.ndarray, hpr: np.ndarray) -> np.ndarray:
+        return lp * npp * hpr
+
+    def signature(self) -> str:
+        case = "lc" if self.lowercase else "mixed"
+        return (f"{self.label}|nrefs:1|case:{case}|tok:{self.tokenize}|a:{self.alpha:g}|b:{self.beta:g}"
+                f"|window:{self.window}|sys:{self.system}|version:{__version__}")

@@ -1,0 +1,130 @@
+"""NIST, matching mteval-v13a (NLTK's ``nist_score`` deviates and is not used).
+
+- Information weights come from all reference segments of the test set (every reference
+  set pooled): info(w1..wn) = log2(count(w1..w{n-1}) / count(w1..wn)), the unigram numerator
+  being the total number of reference words. Counts of the (n-1)-gram are its counts as an
+  n-gram of its own, wherever it occurs.
+- A hypothesis n-gram is clipped at its maximum count in any single reference.
+- Per order n = 1..5: sum of the information of matched n-grams over the number of
+  hypothesis n-grams (at least 1), accumulated over the corpus; NIST is the sum over orders
+  times BP = exp(beta * ln^2(min(sys_len / avg_ref_len, 1))), beta = ln 0.5 / ln^2 1.5, where
+  avg_ref_len = total reference words / number of reference sets.
+
+Statistics per segment: hypothesis n-gram counts and matched information per order, the
+hypothesis length and the reference length summed over references. The weights are fitted on
+the references passed to :meth:`NIST.stats` (the whole test set, shared by all its systems).
+
+Tokenisation is sacrebleu's 13a (mteval-v13a's own). mteval lowercases by default and is
+case-sensitive with ``-c``; this metric is case-sensitive by default like sacrebleu's BLEU
+(``lowercase=True`` gives mteval's default). The published mteval-v13a values for NLTK's
+"guide to action" example (5.0379 and 2.1139) are case-sensitive.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from mtmeta import __version__
+from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.tokenize import tokenizer
+
+BETA = math.log(0.5) / math.log(1.5) ** 2
+
+
+def _ngrams(words: list[str], n: int) -> Counter:
+    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+
+
+class NIST(Metric):
+    name = "nist"
+
+    def __init__(self, lang: str | None = None, max_ngram_order: int = 5, tokenize: str = "13a",
+                 lowercase: bool = False):
+        self.lang = lang
+        self.order = max_ngram_order
+        self.tokenize = tokenize
+        self.lowercase = lowercase
+        self._tokenizer = tokenizer(tokenize, lowercase)
+        self._fitted: tuple[tuple, dict, list] | None = None
+        self.num_refs: int | None = None
+
+    @property
+    def stat_names(self) -> list[str]:
+        n = range(1, self.order + 1)
+        return [*(f"hyp_ngrams_{i}" for i in n), *(f"info_{i}" for i in n), "hyp_len", "ref_len"]
+
+    def _fit(self, references: Sequence[Sequence[str]]):
+        """Tokenise the references and compute the information weight of every reference n-gram."""
+        key = tuple(tuple(stream) for stream in references)
+        if self._fitted is not None and self._fitted[0] == key:
+            return self._fitted[1], self._fitted[2]
+        per_segment = [
+            [self._tokenizer(ref) for ref in refs if ref is not None] for refs in zip(*references, strict=True)
+        ]
+        counts: Counter = Counter()
+        total_words = 0
+        for refs in per_segment:
+            for words in refs:
+                total_words += len(words)
+                for n in range(1, self.order + 1):
+                    counts.update(_ngrams(words, n))
+        info = {
+            gram: math.log2((counts[gram[:-1]] if len(gram) > 1 else total_words) / count)
+            for gram, count in counts.items()
+        }
+        # Clipping counts and the reference length, per segment.
+        ref_info = []
+        for refs in per_segment:
+            max_counts: dict = {}
+            for words in refs:
+                for n in range(1, self.order + 1):
+                    for gram, c in _ngrams(words, n).items():
+                        if c > max_counts.get(gram, 0):
+                            max_counts[gram] = c
+            ref_info.append((max_counts, sum(len(words) for words in refs)))
+        self.num_refs = len(references)
+        self._fitted = (key, info, ref_info)
+        return info, ref_info
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        check_references(hypotheses, references)
+        info, ref_info = self._fit(references)
+        out = np.zeros((len(hypotheses), 2 * self.order + 2))
+        for row, (hyp, (max_counts, ref_len)) in enumerate(zip(hypotheses, ref_info, strict=True)):
+            words = self._tokenizer(hyp)
+            for n in range(1, self.order + 1):
+                grams = _ngrams(words, n)
+                out[row, n - 1] = sum(grams.values())
+                out[row, self.order + n - 1] = sum(
+                    info[gram] * min(c, max_counts[gram]) for gram, c in grams.items() if gram in max_counts
+                )
+            out[row, -2] = len(words)
+            out[row, -1] = ref_len
+        return out
+
+    def _score(self, stats: np.ndarray) -> np.ndarray:
+        """NIST of each row of (possibly summed) statistics."""
+        stats = np.atleast_2d(stats)
+        hyp_ngrams = stats[:, : self.order]
+        info = stats[:, self.order : 2 * self.order]
+        gain = (info / np.maximum(hyp_ngrams, 1)).sum(axis=1)
+        ratio = stats[:, -2] / (stats[:, -1] / self.num_refs)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bp = np.where(ratio >= 1, 1.0, np.where(ratio <= 0, 0.0, np.exp(BETA * np.log(ratio) ** 2)))
+        return gain * bp
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        return self._score(stats)
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(self._score(stats.sum(axis=0))[0])
+
+    def signature(self) -> str:
+        refs = self.num_refs if self.num_refs is not None else "?"
+        case = "lc" if self.lowercase else "mixed"
+        return (f"NIST|nrefs:{refs}|case:{case}|tok:{self.tokenize}|order:{self.order}|info:testset-refs"
+                f"|version:{__version__}")

@@ -1,0 +1,54 @@
+"""Run any sacrebleu metric through mtmeta's statistics interface, without re-implementing it.
+
+sacrebleu metrics expose the hooks this needs: a reference cache, per-segment statistics
+and a score from (summed) statistics. Corpus scores therefore equal sacrebleu's
+``corpus_score`` exactly, and segment scores equal its ``sentence_score``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from mtmeta.metrics.base import Metric, check_references
+
+
+class SacrebleuMetric(Metric):
+    """Subclasses set ``label`` and ``stat_dtype`` and build ``self._metric`` (and ``self._segment``)."""
+
+    label: ClassVar[str]
+    stat_dtype: ClassVar[type] = np.int64
+
+    def __init__(self, corpus_metric, segment_metric=None):
+        self._metric = corpus_metric
+        self._segment = segment_metric or corpus_metric
+        self._cached: tuple[tuple, list] | None = None
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        check_references(hypotheses, references)
+        key = tuple(tuple(stream) for stream in references)
+        if self._cached is None or self._cached[0] != key:
+            # Every system of a test set shares the references: preprocess them once.
+            self._cached = (key, self._metric._cache_references(references))
+        self._segment.num_refs = self._metric.num_refs
+        metric = self._metric
+        rows = [
+            metric._compute_segment_statistics(metric._preprocess_segment(hyp), ref_info)
+            for hyp, ref_info in zip(hypotheses, self._cached[1], strict=True)
+        ]
+        return np.asarray(rows, dtype=self.stat_dtype).reshape(len(rows), len(self.stat_names))
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        # Fresh lists per row: some score functions modify their input (BLEU's add-k smoothing).
+        return np.array([self._segment._compute_score_from_stats(row.tolist()).score for row in stats], dtype=float)
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(self._metric._compute_score_from_stats(stats.sum(axis=0).tolist()).score)
+
+    def signature(self) -> str:
+        return f"{self.label}|" + self._metric.get_signature().format()
+
+    def segment_signature(self) -> str:
+        return f"{self.label}|" + self._segment.get_signature().format()

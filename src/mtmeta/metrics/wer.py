@@ -1,0 +1,95 @@
+"""Word error rate and position-independent error rate, normalised by reference length.
+
+WER = word-level Levenshtein distance (insertion, deletion, substitution each cost 1) / reference
+length. PER (as Moses' PerScorer) counts errors as |ref| - correct + max(0, |hyp| - |ref|), with
+correct = |multiset(hyp) ∩ multiset(ref)|, over |ref|. Both are reported as percentages and are
+lower-is-better. With several references each segment uses the reference giving the lowest
+segment rate (the first on ties). Corpus scores are summed errors over summed reference lengths.
+An empty reference gives 0 for an empty hypothesis and 100 otherwise (as TER does).
+
+Edit distances come from rapidfuzz (C++), the engine jiwer uses.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from mtmeta import __version__
+from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.tokenize import tokenizer
+
+
+def _rate(errors, ref_len) -> np.ndarray:
+    """Errors per 100 reference words; an empty reference gives 0 or 100."""
+    errors, ref_len = np.asarray(errors, dtype=float), np.asarray(ref_len, dtype=float)
+    safe = np.where(ref_len > 0, ref_len, 1.0)
+    return np.where(ref_len > 0, 100.0 * errors / safe, np.where(errors > 0, 100.0, 0.0))
+
+
+def per_errors(hyp: list[str], ref: list[str]) -> int:
+    correct = sum((Counter(hyp) & Counter(ref)).values())
+    return len(ref) - correct + max(0, len(hyp) - len(ref))
+
+
+class _ErrorRate(Metric):
+    higher_is_better = False
+    label = ""
+
+    def __init__(self, lang: str | None = None, tokenize: str = "13a", lowercase: bool = False):
+        self.lang = lang
+        self.tokenize = tokenize
+        self.lowercase = lowercase
+        self._tokenizer = tokenizer(tokenize, lowercase)
+        self.num_refs: int | None = None
+
+    @property
+    def stat_names(self) -> list[str]:
+        return ["errors", "ref_len"]
+
+    def errors(self, hyp: list[str], ref: list[str]) -> int:
+        raise NotImplementedError
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        check_references(hypotheses, references)
+        self.num_refs = len(references)
+        out = np.zeros((len(hypotheses), 2), dtype=np.int64)
+        for row, (hyp, refs) in enumerate(zip(hypotheses, zip(*references, strict=True), strict=True)):
+            hyp_words = self._tokenizer(hyp)
+            candidates = [
+                (self.errors(hyp_words, ref_words), len(ref_words))
+                for ref_words in (self._tokenizer(ref) for ref in refs if ref is not None)
+            ]
+            out[row] = min(candidates, key=lambda c: float(_rate(*c)))  # min keeps the first on ties
+        return out
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        return _rate(stats[:, 0], stats[:, 1])
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        total = stats.sum(axis=0)
+        return float(_rate(total[0], total[1]))
+
+    def signature(self) -> str:
+        refs = self.num_refs if self.num_refs is not None else "?"
+        case = "lc" if self.lowercase else "mixed"
+        return f"{self.label}|nrefs:{refs}|case:{case}|tok:{self.tokenize}|scale:100|version:{__version__}"
+
+
+class WER(_ErrorRate):
+    name = "wer"
+    label = "WER"
+
+    def errors(self, hyp: list[str], ref: list[str]) -> int:
+        return Levenshtein.distance(hyp, ref)
+
+
+class PER(_ErrorRate):
+    name = "per"
+    label = "PER"
+
+    def errors(self, hyp: list[str], ref: list[str]) -> int:
+        return per_errors(hyp, ref)

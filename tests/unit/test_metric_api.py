@@ -1,0 +1,38 @@
+"""Every registered metric honours the interface: statistics, scores, signature, reference shape."""
+
+import numpy as np
+import pytest
+
+from mtmeta import metrics
+
+# METEOR needs fetched lexical resources; its interface is covered in test_meteor.py.
+SELF_CONTAINED = sorted(set(metrics.METRICS) - {"meteor"})
+HYPS = ["the cat sat on the mat .", "", "a dog barked loudly"]
+REFS = [["the cat is on the mat .", "nothing here", "a dog barked"]]
+
+
+@pytest.mark.parametrize("name", SELF_CONTAINED)
+def test_interface(name):
+    metric = metrics.get(name, lang="en")
+    stats = metric.stats(HYPS, REFS)
+    assert stats.shape == (3, len(metric.stat_names))
+    segment = metric.segment_scores(stats)
+    assert segment.shape == (3,) and np.isfinite(segment).all()
+    assert np.isfinite(metric.corpus_score(stats))
+    assert metric.signature() and "version:" in metric.signature()
+    # A segment's score depends on its own row of statistics only (NIST's information weights come
+    # from the whole test set, but they are already inside the row).
+    for i in range(3):
+        assert metric.segment_scores(stats[i : i + 1])[0] == pytest.approx(segment[i])
+
+
+@pytest.mark.parametrize("name", SELF_CONTAINED)
+@pytest.mark.parametrize("refs", [REFS[0], "one string", [["too", "short"]]])
+def test_wrong_reference_shape_is_an_error(name, refs):
+    with pytest.raises((TypeError, ValueError)):
+        metrics.get(name, lang="en").stats(HYPS, refs)
+
+
+def test_direction_of_every_metric():
+    lower_is_better = {name for name in metrics.METRICS if not metrics.metric_class(name).higher_is_better}
+    assert lower_is_better == {"ter", "wer", "per"}

@@ -1,0 +1,45 @@
+import jiwer
+import numpy as np
+import pytest
+
+from mtmeta import metrics
+
+
+def test_wer_equals_jiwer_on_random_tokens():
+    rng = np.random.default_rng(3)
+    vocab = list("abcdefgh")
+    hyps = [" ".join(rng.choice(vocab, size=rng.integers(1, 12))) for _ in range(200)]
+    refs = [" ".join(rng.choice(vocab, size=rng.integers(1, 12))) for _ in range(200)]
+    metric = metrics.get("wer", tokenize="none")
+    stats = metric.stats(hyps, [refs])
+    assert metric.corpus_score(stats) == pytest.approx(100 * jiwer.wer(refs, hyps), abs=1e-9)
+    expected = [100 * jiwer.wer(r, h) for h, r in zip(hyps, refs, strict=True)]
+    np.testing.assert_allclose(metric.segment_scores(stats), expected)
+
+
+@pytest.mark.parametrize(
+    ("hyp", "ref", "wer", "per"),
+    [
+        ("a b c", "a b c", 0.0, 0.0),
+        ("c b a", "a b c", 200 / 3, 0.0),  # two substitutions; the same bag of words
+        ("a b c d e", "a b c", 200 / 3, 200 / 3),  # two insertions; PER counts the surplus words
+        ("a", "a b c d", 75.0, 75.0),
+        ("", "a b", 100.0, 100.0),
+        ("x", "", 100.0, 100.0),
+        ("", "", 0.0, 0.0),
+    ],
+)
+def test_hand_computed_rates(hyp, ref, wer, per):
+    for name, expected in (("wer", wer), ("per", per)):
+        metric = metrics.get(name, tokenize="none")
+        assert metric.segment_scores(metric.stats([hyp], [[ref]]))[0] == pytest.approx(expected), name
+        assert metric.higher_is_better is False
+
+
+def test_best_reference_and_corpus_aggregation():
+    metric = metrics.get("wer", tokenize="none")
+    stats = metric.stats(["a b c d", "x"], [["a x c", "y"], ["a b c d e", None]])
+    # Segment 1: 2 edits / 3 words against ref 1, 1 edit / 5 words against ref 2 -> ref 2.
+    assert stats.tolist() == [[1, 5], [1, 1]]
+    assert metric.corpus_score(stats) == pytest.approx(100 * 2 / 6)
+    assert metric.signature().startswith("WER|nrefs:2|case:mixed|tok:none")
