@@ -1,0 +1,260 @@
+"""METEOR: one implementation with switches, from Meteor 1.5 to the seeds' textbook variants.
+
+``mtmeta.metrics.get("meteor", lang="en")`` gives Meteor 1.5's ranking preset for the language;
+``preset=`` selects ``rank``, ``li``, ``basic``, ``penalty`` or ``textbook``, and any of
+``alpha, beta, gamma, delta, weights, modules`` overrides it. Alignment is Meteor 1.5's (see
+``aligner``); scores come from sufficient statistics (see ``scoring``), so every parameter but
+the module list re-scores cached statistics without re-aligning (:meth:`METEOR.rescore`).
+
+Resources (fetched by the workflow's download rules into ``resources/``):
+
+- function words: Meteor 1.5's lists, source ``function_words_<lang>``;
+- stem: NLTK Snowball (simplemma lemmas for Czech);
+- synonym: English WordNet (source ``wordnet``), MyThes (``thesaurus_<lang>``) for other languages;
+- paraphrase (``paraphrase=``): ``meteor``, Meteor 1.5's own table (English only: source
+  ``meteor_paraphrase_en``, the ``paraphrase-en.gz`` distributed with the Meteor 1.5 jar), the
+  default for English; ``mythes``, the language's MyThes thesaurus read as a paraphrase table,
+  the default for other languages (Meteor's Czech, German, Spanish, French and Russian tables are
+  not among the study's inputs: a deviation, recorded in the signature as ``para:mythes-<lang>``);
+  or the path of any table in Meteor's format.
+
+Normalisation: sacrebleu's 13a tokeniser and lowercasing (Meteor's ``-norm`` uses its own
+tokeniser; the difference is in the signature: ``tok:13a|case:lc``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from mtmeta import __version__
+from mtmeta.errors import ConfigError, FetchError
+from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.meteor import scoring
+from mtmeta.metrics.meteor.aligner import (
+    DEFAULT_BEAM,
+    Aligner,
+    count_chunks,
+    exact_matcher,
+    paraphrase_matcher,
+    stem_matcher,
+    synonym_matcher,
+)
+from mtmeta.metrics.meteor.lexicon import (
+    LANGUAGE_NAMES,
+    MyThes,
+    ParaphraseTable,
+    WordNetSynsets,
+    make_stemmer,
+    read_function_words,
+    read_meteor_paraphrases,
+    reference_phrases,
+)
+from mtmeta.metrics.tokenize import tokenizer
+
+MODULES = ("exact", "stem", "synonym", "paraphrase")
+METEOR_TABLES = {"en": "meteor_paraphrase_en"}  # language -> source of Meteor 1.5's own paraphrase table
+
+
+def _source_path(resources: Path, source: str) -> Path:
+    from mtmeta.data.prepare import source_file
+
+    try:
+        return source_file(resources, source)[0]
+    except FetchError as exc:
+        raise FetchError(f"METEOR needs source {source!r}: {exc}. Fetch it with `mtmeta fetch {source}` "
+                         f"(or run the workflow, which does)") from None
+
+
+class METEOR(Metric):
+    name = "meteor"
+
+    def __init__(self, lang: str | None = None, preset: str = "rank", modules: Sequence[str] | None = None,
+                 weights: Sequence[float] | None = None, alpha: float | None = None, beta: float | None = None,
+                 gamma: float | None = None, delta: float | None = None, full_match_rule: bool | None = None,
+                 beam: int = DEFAULT_BEAM, stemmer: str = "snowball", paraphrase: str | None = None,
+                 tokenize: str = "13a", lowercase: bool = True, resources: str = "resources"):
+        if not lang:
+            raise ConfigError("meteor needs the target language (lang=...)")
+        self.lang = lang
+        base = scoring.preset(preset, lang)
+        self.preset = preset
+        self.modules = list(modules) if modules is not None else list(base.modules)
+        unknown = set(self.modules) - set(MODULES)
+        if unknown or not self.modules:
+            raise ConfigError(f"meteor modules {self.modules}: use some of {', '.join(MODULES)}")
+        if weights is None:
+            weights = base.weights if modules is None else [base.weights[base.modules.index(m)]
+                                                          if m in base.modules else 1.0 for m in self.modules]
+        self.weights = [float(w) for w in weights]
+        if len(self.weights) != len(self.modules):
+            raise ConfigError(f"meteor: {len(self.weights)} weights for modules {self.modules}")
+        self.alpha = base.alpha if alpha is None else float(alpha)
+        self.beta = base.beta if beta is None else float(beta)
+        self.gamma = base.gamma if gamma is None else float(gamma)
+        self.delta = base.delta if delta is None else float(delta)
+        self.full_match_rule = base.full_match_rule if full_match_rule is None else bool(full_match_rule)
+        self.beam = beam
+        self.stemmer = stemmer
+        self.paraphrase = paraphrase or ("meteor" if lang in METEOR_TABLES else "mythes")
+        if self.paraphrase == "meteor" and lang not in METEOR_TABLES:
+            raise ConfigError(f"meteor: no Meteor paraphrase table for {lang!r} among the inputs "
+                              f"(have: {', '.join(METEOR_TABLES)}); use paraphrase=mythes or a table path")
+        self.tokenize, self.lowercase = tokenize, lowercase
+        self.resources = Path(resources)
+        self._tokenizer = tokenizer(tokenize, lowercase)
+        self._aligner: Aligner | None = None
+        self._aligner_key: tuple | None = None
+        self._static: dict | None = None
+        self._resource_ids: dict[str, str] = {}
+        self.num_refs: int | None = None
+
+    # -- resources -------------------------------------------------------------------------
+    @classmethod
+    def required_sources(cls, lang: str, **params) -> list[str]:
+        """Source ids (from config) this configuration reads; the workflow makes them inputs."""
+        metric = cls(lang=lang, **params)
+        sources = [f"function_words_{lang}"] if lang in LANGUAGE_NAMES else []
+        for module in metric.modules:
+            if module == "synonym":
+                sources.append("wordnet" if lang == "en" else f"thesaurus_{lang}")
+            elif module == "paraphrase" and metric.paraphrase == "meteor":
+                sources.append(METEOR_TABLES[lang])
+            elif module == "paraphrase" and metric.paraphrase == "mythes":
+                sources.append(f"thesaurus_{lang}")
+        return list(dict.fromkeys(sources))
+
+    def _short_sha(self, source: str) -> str:
+        from mtmeta.data.fetch import read_manifest
+
+        return read_manifest(self.resources / source)["sha256"][:8]
+
+    def _thesaurus(self) -> MyThes:
+        source = f"thesaurus_{self.lang}"
+        if not hasattr(self, "_mythes"):
+            self._mythes = MyThes(_source_path(self.resources, source), lowercase=self.lowercase)
+            self._resource_ids[source] = self._short_sha(source)
+        return self._mythes
+
+    def _static_modules(self) -> dict:
+        """Matchers that do not depend on the references, built once."""
+        matchers = {"exact": exact_matcher}
+        if "stem" in self.modules:
+            matchers["stem"] = stem_matcher(make_stemmer(self.lang, self.stemmer))
+        if "synonym" in self.modules:
+            if self.lang == "en":
+                wordnet = WordNetSynsets(_source_path(self.resources, "wordnet"))
+                self._resource_ids["wordnet"] = self._short_sha("wordnet")
+                matchers["synonym"] = synonym_matcher(wordnet.synsets)
+            else:
+                matchers["synonym"] = synonym_matcher(self._thesaurus().synsets)
+        if self.lang in LANGUAGE_NAMES:
+            source = f"function_words_{self.lang}"
+            self._function_words = read_function_words(_source_path(self.resources, source))
+            self._resource_ids[source] = self._short_sha(source)
+        else:
+            self._function_words = frozenset()
+        return matchers
+
+    def _paraphrase_entries(self):
+        if self.paraphrase == "mythes":
+            return self._thesaurus().pairs()
+        if self.paraphrase == "meteor":
+            source = METEOR_TABLES[self.lang]
+            path = _source_path(self.resources, source)
+            self._resource_ids[source] = self._short_sha(source)
+        else:
+            path = Path(self.paraphrase)
+        return read_meteor_paraphrases(path, lowercase=self.lowercase)
+
+    def _aligner_for(self, references: list[list[list[str]]]) -> Aligner:
+        """The aligner for a set of references (the paraphrase table is filtered by them)."""
+        key = tuple(tuple(tuple(words) for words in segment) for segment in references)
+        if self._aligner is not None and self._aligner_key == key:
+            return self._aligner
+        if self._static is None:
+            self._static = self._static_modules()
+        modules = []
+        for module in self.modules:
+            if module == "paraphrase":
+                keep = reference_phrases(words for segment in references for words in segment)
+                table = ParaphraseTable(self._paraphrase_entries(), keep)
+                modules.append((module, paraphrase_matcher(table)))
+            else:
+                modules.append((module, self._static[module]))
+        self._aligner, self._aligner_key = Aligner(modules, beam=self.beam), key
+        return self._aligner
+
+    # -- statistics and scores -----------------------------------------------------------------
+    @property
+    def stat_names(self) -> list[str]:
+        return scoring.stat_names(self.modules)
+
+    def segment_stats(self, aligner: Aligner, hyp: list[str], ref: list[str]) -> list[int]:
+        matches = aligner.align(hyp, ref)
+        k = len(self.modules)
+        per = [0] * (4 * k)
+        function = self._function_words
+        hyp_matches = ref_matches = 0
+        for m in matches:
+            for i in range(m.hyp_start, m.hyp_start + m.hyp_length):
+                per[4 * m.module + (1 if hyp[i].lower() in function else 0)] += 1
+            for j in range(m.start, m.start + m.length):
+                per[4 * m.module + (3 if ref[j].lower() in function else 2)] += 1
+            hyp_matches += m.hyp_length
+            ref_matches += m.length
+        hyp_func = sum(w.lower() in function for w in hyp)
+        ref_func = sum(w.lower() in function for w in ref)
+        return [len(hyp), len(ref), hyp_func, ref_func, *per, count_chunks(matches), hyp_matches, ref_matches]
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        check_references(hypotheses, references)
+        self.num_refs = len(references)
+        hyps = [self._tokenizer(h) for h in hypotheses]
+        refs = [[self._tokenizer(r) for r in segment if r is not None] for segment in zip(*references, strict=True)]
+        aligner = self._aligner_for(refs)
+        out = np.zeros((len(hyps), len(self.stat_names)), dtype=np.int64)
+        for row, (hyp, candidates) in enumerate(zip(hyps, refs, strict=True)):
+            rows = [self.segment_stats(aligner, hyp, ref) for ref in candidates]
+            if len(rows) == 1:
+                out[row] = rows[0]
+            else:  # several references: the one with the best score, as Meteor 1.5 chooses
+                out[row] = rows[int(np.argmax(self.segment_scores(np.array(rows))))]
+        return out
+
+    def rescore(self, stats: np.ndarray, **overrides) -> np.ndarray:
+        """Segment scores with other alpha/beta/gamma/delta/weights (arrays broadcast), no re-alignment."""
+        params = {"alpha": self.alpha, "beta": self.beta, "gamma": self.gamma, "delta": self.delta,
+                  "weights": self.weights, "full_match_rule": self.full_match_rule, **overrides}
+        return scoring.scores(stats, len(self.modules), **params)
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        return self.rescore(stats)
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        total = scoring.aggregate(stats, len(self.modules), self.full_match_rule)
+        return float(self.rescore(total[None, :])[0])
+
+    def signature(self) -> str:
+        mods = "+".join(scoring.SHORT[m] for m in self.modules)
+        weights = "_".join(f"{w:g}" for w in self.weights)
+        resources = []
+        if "synonym" in self.modules:
+            resources.append("syn:wordnet-3.0" if self.lang == "en" else f"syn:mythes-{self.lang}")
+        if "paraphrase" in self.modules:
+            resources.append({"meteor": f"para:meteor15-{self.lang}", "mythes": f"para:mythes-{self.lang}"}.get(
+                self.paraphrase, f"para:{Path(self.paraphrase).name}"))
+        if "stem" in self.modules:
+            lemmas = self.lang == "cs" and self.stemmer == "snowball"
+            resources.append("stem:" + ("simplemma" if lemmas else self.stemmer))
+        refs = self.num_refs if self.num_refs is not None else "?"
+        case = "lc" if self.lowercase else "mixed"
+        return "|".join([
+            f"meteor|lang:{self.lang}|preset:{self.preset}|mods:{mods}|w:{weights}",
+            f"a:{self.alpha:g}|b:{self.beta:g}|g:{self.gamma:g}|d:{self.delta:g}",
+            f"fullmatch:{'meteor15' if self.full_match_rule else 'none'}|beam:{self.beam}",
+            *resources,
+            f"nrefs:{refs}|case:{case}|tok:{self.tokenize}|version:{__version__}",
+        ])

@@ -1,0 +1,104 @@
+"""METEOR against the Meteor 1.5 jar on real WMT13 de-en output (the jar ships in pycocoevalcap).
+
+Both sides see identical tokens (13a-tokenised, lowercased text; the jar runs with ``-lower``) and
+are compared on Meteor's per-segment sufficient statistics (``-ssOut``).
+"""
+
+import importlib.util
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mtmeta import metrics
+from mtmeta.config import load_config
+from mtmeta.data.archive import safe_extract
+from mtmeta.data.corpus import Layout, load_segments
+from mtmeta.data.fetch import fetch, plan_fetch
+from mtmeta.metrics.tokenize import tokenizer
+
+pytestmark = pytest.mark.realdata
+N_SEGMENTS = 600
+SYSTEM = "CNGL_DCU.2703"
+
+
+@pytest.fixture(scope="module")
+def jar_dir():
+    spec = importlib.util.find_spec("pycocoevalcap")
+    if spec is None or shutil.which("java") is None:
+        pytest.skip("needs java and the Meteor 1.5 jar (pip package pycocoevalcap, in requirements.lock)")
+    return Path(list(spec.submodule_search_locations)[0]) / "meteor"  # a namespace package: no origin
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory, mirror, jar_dir):
+    config = load_config()
+    root = tmp_path_factory.mktemp("meteor-jar")
+    resources = root / "resources"
+    for name in ("wmt13_data", "function_words_en", "wordnet"):
+        manifest = fetch(plan_fetch(name, config["sources"][name], mirror), resources / name)
+        if manifest["archive"]:
+            safe_extract(resources / name / manifest["file"], resources / name / "extracted",
+                         manifest["extract_prefix"])
+    layout = Layout.from_config(config["datasets"]["wmt13"]["layout"])
+    segments = load_segments(resources / "wmt13_data/extracted", layout, "de-en")
+    rows = segments[segments.system == SYSTEM].sort_values("seg_id").head(N_SEGMENTS)
+    tok = tokenizer("13a", True)
+    hyps = [" ".join(tok(t)) for t in rows.hypothesis]
+    refs = [" ".join(tok(t)) for t in rows.reference]
+    (root / "hyp.txt").write_text("\n".join(hyps) + "\n")
+    (root / "ref.txt").write_text("\n".join(refs) + "\n")
+    return {"root": root, "resources": resources, "hyps": hyps, "refs": refs}
+
+
+def jar_stats(jar_dir, corpus, modules, weights) -> np.ndarray:
+    """Run the jar; reorder its per-stage fields (tc rc tf rf) to mtmeta's (hc hf rc rf)."""
+    args = ["java", "-Xmx2G", "-jar", str(jar_dir / "meteor-1.5.jar"), str(corpus["root"] / "hyp.txt"),
+            str(corpus["root"] / "ref.txt"), "-l", "en", "-lower", "-ssOut"]
+    if modules:
+        args += ["-m", " ".join(modules), "-w", " ".join(map(str, weights))]
+    out = subprocess.run(args, capture_output=True, text=True, check=True, cwd=jar_dir).stdout
+    raw = np.array([[float(x) for x in line.split()] for line in out.splitlines() if line.strip()])
+    k = len(modules) if modules else 4
+    converted = [raw[:, :4]]
+    for stage in range(k):
+        tc, rc, tf, rf = raw[:, 4 + 4 * stage : 8 + 4 * stage].T
+        converted.append(np.stack([tc, tf, rc, rf], axis=1))
+    converted.append(raw[:, -3:])
+    return np.hstack(converted)
+
+
+def ours(corpus, **params) -> tuple:
+    metric = metrics.get("meteor", lang="en", tokenize="none", lowercase=True, resources=str(corpus["resources"]),
+                         **params)
+    return metric, metric.stats(corpus["hyps"], [corpus["refs"]])
+
+
+def test_exact_and_stem_statistics_are_identical(jar_dir, corpus):
+    metric, stats = ours(corpus, modules=["exact", "stem"], weights=[1.0, 0.6])
+    reference = jar_stats(jar_dir, corpus, ["exact", "stem"], [1.0, 0.6])
+    np.testing.assert_array_equal(stats, reference)
+    assert metric.corpus_score(stats) == metric.corpus_score(reference)
+
+
+def test_paraphrase_statistics_are_identical(jar_dir, corpus):
+    table = jar_dir / "data" / "paraphrase-en.gz"
+    metric, stats = ours(corpus, modules=["exact", "stem", "paraphrase"], weights=[1.0, 0.6, 0.6],
+                         paraphrase=str(table))
+    reference = jar_stats(jar_dir, corpus, ["exact", "stem", "paraphrase"], [1.0, 0.6, 0.6])
+    np.testing.assert_array_equal(stats, reference)
+    assert (stats[:, 12:16].sum() > 0)  # paraphrase matches were actually made
+
+
+def test_full_english_preset_agrees_except_for_synonym_resources(jar_dir, corpus):
+    # Synonyms come from NLTK's WordNet here and from Meteor's own WordNet export in the jar (which
+    # also follows some relations, e.g. threat/threatening); everything else is identical. Measured
+    # on 3,000 segments of this system: 97.8% of segments identical, corpus 0.314855 vs 0.314926.
+    table = jar_dir / "data" / "paraphrase-en.gz"
+    metric, stats = ours(corpus, paraphrase=str(table))
+    reference = jar_stats(jar_dir, corpus, None, None)
+    identical = np.all(stats == reference, axis=1).mean()
+    assert identical >= 0.95
+    assert abs(metric.corpus_score(stats) - metric.corpus_score(reference)) < 0.002
