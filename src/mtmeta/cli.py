@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from mtmeta import __version__
-from mtmeta.errors import MtmetaError
+from mtmeta.errors import InputError, MtmetaError
 
 log = logging.getLogger("mtmeta")
 
@@ -57,7 +57,8 @@ def cmd_fetch(args) -> int:
         folder = Path(args.resources) / name
         manifest = fetch(plan_fetch(name, config["sources"][name], mirror), folder)
         if manifest["archive"]:
-            members = safe_extract(folder / manifest["file"], folder / "extracted")
+            members = safe_extract(folder / manifest["file"], folder / "extracted", manifest.get("extract_prefix"),
+                                   manifest.get("extract_members"))
             log.info("%s: extracted %d files to %s", name, len(members), folder / "extracted")
         print(f"{name}: {manifest['origin']} {manifest['location']} -> {folder} (sha256 {manifest['sha256']})")
     return 0
@@ -97,11 +98,14 @@ def cmd_score(args) -> int:
 
     hyps = read_lines(args.hyp)
     refs = [read_lines(path) for path in args.ref]
+    for path, lines in ((args.hyp, hyps), *zip(args.ref, refs, strict=True)):
+        if not lines:
+            raise InputError(path, "file is empty", line=1, expected="one segment per line")
     for path, stream in zip(args.ref, refs, strict=True):
         if len(stream) != len(hyps):
             raise MtmetaError(f"{path}: {len(stream)} lines but {args.hyp} has {len(hyps)}; expected one reference "
                               "line per hypothesis line")
-    metric = metrics.get(args.metric, lang=args.lang, **_parse_settings(args.set))
+    metric = metrics.get_for_dataset(args.metric, args.lang, _parse_settings(args.set), resources=args.resources)
     stats = metric.stats(hyps, refs)
     if args.level == "segment":
         for score in metric.segment_scores(stats):
@@ -192,6 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="metric parameter, e.g. --set tokenize=intl --set lowercase=true")
     p.add_argument("--level", choices=["corpus", "segment"], default="corpus", help="corpus score or one per line")
+    p.add_argument("--resources", default="resources",
+                   help="where `mtmeta fetch` put lexical resources (METEOR's WordNet, thesauri ...)")
 
     add("metrics", cmd_metrics, "List the registered metrics.")
 

@@ -48,3 +48,24 @@ def test_score_reports_line_mismatch(tmp_path, capsys):
 def test_check_config(capsys):
     assert main(["check-config"]) == 0
     assert "valid; " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content", [b"", b"ok\n\xff\xfe\n"])
+def test_score_rejects_empty_and_non_utf8_files(tmp_path, capsys, content):
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_bytes(content)
+    ref.write_text("one\ntwo\n")
+    assert main(["score", "nist", "--hyp", str(hyp), "--ref", str(ref)]) == 2
+    err = capsys.readouterr().err
+    expected = "hyp.txt:1: file is empty" if not content else "hyp.txt:2: invalid UTF-8 byte(s) ff at column 1"
+    assert expected in err
+
+
+def test_segment_level_output(tmp_path, capsys):
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("a b c\nx\n")
+    ref.write_text("a b c\ny\n")
+    assert main(["score", "wer", "--hyp", str(hyp), "--ref", str(ref), "--level", "segment"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.split() == ["0.000000", "100.000000"]
+    assert captured.err.strip().endswith("scale:100|version:0.1.0")

@@ -50,7 +50,8 @@ def prepare_inputs(wildcards):
 
 
 def fetch_plan(wildcards):
-    return vars(PLANS[wildcards.source])
+    # Unset fields are left out, so that adding an optional field does not re-trigger every download.
+    return {key: value for key, value in vars(PLANS[wildcards.source]).items() if value is not None}
 
 
 def metric_params(wildcards):
@@ -59,10 +60,27 @@ def metric_params(wildcards):
 
 
 def metric_code(wildcards):
-    """The metric's module: editing it reruns that metric's scores, and only those."""
+    """The metric's module (all files of it, for a package): editing it reruns that metric's scores, and only those."""
     name, _ = metric_spec(config, wildcards.metric)
     module_name = metric_registry.METRICS[name].split(":")[0]
-    return os.path.relpath(Path(workflow.basedir) / "src" / Path(*module_name.split(".")), Path.cwd()) + ".py"
+    base = Path(workflow.basedir) / "src" / Path(*module_name.split("."))
+    files = sorted(base.glob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
+    return [os.path.relpath(path, Path.cwd()) for path in files]
+
+
+def metric_resources(wildcards):
+    """Lexical sources the metric reads for this target language (e.g. METEOR's WordNet)."""
+    name, params = metric_spec(config, wildcards.metric)
+    trg = wildcards.lp.split("-")[1]
+    sources = metric_registry.required_sources(name, trg, **params)
+    missing = [s for s in sources if s not in config["sources"]]
+    if missing:
+        raise ValueError(f"metric {wildcards.metric} needs sources {missing}, which config does not declare")
+    return [item for source in sources for item in source_inputs(source)]
+
+
+def dataset_tokenized(wildcards):
+    return DATASETS[wildcards.dataset].get("tokenized", False)
 
 
 def prepared(kind, pairs=None):

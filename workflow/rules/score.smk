@@ -5,11 +5,13 @@ rule score_segments:
     input:
         segments="results/datasets/{dataset}/{lp}/segments.parquet",
         code=metric_code,
+        resources=metric_resources,
     output:
         segments="results/scores/{dataset}/{lp}/{metric}.seg.parquet",
         systems="results/scores/{dataset}/{lp}/{metric}.sys.tsv",
     params:
         metric=metric_params,
+        tokenized=dataset_tokenized,
     log:
         "results/logs/score_segments/{dataset}/{lp}/{metric}.log",
     benchmark:

@@ -12,7 +12,8 @@ def main(snakemake):
     configure(snakemake.log[0])
     manifest_path = Path(snakemake.input[0])
     manifest = read_manifest(manifest_path)
-    names = safe_extract(manifest_path.parent / manifest["file"], snakemake.output[0])
+    names = safe_extract(manifest_path.parent / manifest["file"], snakemake.output[0], manifest.get("extract_prefix"),
+                         manifest.get("extract_members"))
     logging.getLogger("mtmeta").info("extracted %d files from %s", len(names), manifest["file"])
 
 

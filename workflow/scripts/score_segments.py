@@ -11,7 +11,7 @@ def main(snakemake):
     configure(snakemake.log[0])
     spec = snakemake.params.metric
     trg = snakemake.wildcards.lp.split("-")[1]
-    metric = metrics.get(spec["name"], lang=trg, **spec["params"])
+    metric = metrics.get_for_dataset(spec["name"], trg, spec["params"], tokenized=snakemake.params.tokenized)
     segment_table, system_table = score_segments(pd.read_parquet(snakemake.input.segments), metric)
     segment_table.to_parquet(snakemake.output.segments, index=False)
     system_table.insert(1, "metric", spec["id"])
