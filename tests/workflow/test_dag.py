@@ -27,13 +27,17 @@ def job_counts(output):
 
 def test_default_study_plans_every_dataset(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path))
-    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set.
+    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 10 metrics each.
     assert counts["prepare_dataset"] == 20
-    assert counts["score_segments"] == 20
-    assert counts["correlate_system_level"] == 19  # the evaluator set has no system-level judgments
-    assert counts["download_source"] == 10 and counts["extract_archive"] == 4
+    assert counts["score_segments"] == 20 * 10
+    assert counts["correlate_system_level"] == 19 * 10  # the evaluator set has no system-level judgments
+    assert counts["plot_system_scatter"] == 10
+    # 10 data sources, plus METEOR's: function words for cs, de, en, es, fr; WordNet; Meteor's English
+    # paraphrase table; the cs, de, es and fr thesauri.
+    assert counts["download_source"] == 10 + 5 + 1 + 1 + 4
+    assert counts["extract_archive"] == 4 + 2
 
 
 def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
-    assert job_counts(output)["score_segments"] == 20
+    assert job_counts(output)["score_segments"] == 200

@@ -100,6 +100,7 @@ def study(tmp_path_factory, repo):
     files.update({f"tiny-data/plain/system-outputs/en-de/test.en-de.{s}": lines(t) for s, t in SYSTEMS.items()})
     data_sha = tar_gz(mirror / "tiny-data.tar.gz", files)
     judgments_sha = tar_gz(mirror / "judgments.tgz", {"judgments/rnk.csv": ranking_csv()})
+    (mirror / "german.words").write_bytes(lines(["der", "die", "das", "den", "im", "auf", "nach"]))
     (mirror / "eval.txt").write_bytes(lines(["a b c ||| a b d ||| a b c", "x y ||| x y ||| x y", "p ||| q ||| q"]))
     (mirror / "labels.txt").write_bytes(lines(["1", "0", "-1", "1"]))
 
@@ -111,13 +112,18 @@ def study(tmp_path_factory, repo):
 
     config = {
         "data_mirror": str(mirror),
-        "metrics": ["bleu"],
+        "metrics": ["bleu", "ter", "meteor-exst"],
+        "metric_settings": {"meteor-exst": {"metric": "meteor", "params": {"modules": ["exact", "stem"]}}},
         "sources": {
             "tiny_data": source("tiny-data.tar.gz", data_sha),
             "tiny_judgments": source("judgments.tgz", judgments_sha, format="wmt_ranking_csv",
                                      member="judgments/rnk.csv"),
             "eval_data": source("eval.txt"),
             "eval_labels": source("labels.txt"),
+            "function_words_de": source("german.words"),
+            "function_words_en": source("german.words"),  # any list will do for the tiny evaluator set
+            "wordnet": source("unused.zip"),
+            "meteor_paraphrase_en": source("unused.gz"),
         },
         "datasets": {
             "tiny": {
@@ -157,7 +163,8 @@ def study(tmp_path_factory, repo):
 
 
 def test_system_level_correlations(study):
-    table = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t").set_index("human_score")
+    table = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
+    table = table[table.metric == "bleu"].set_index("human_score")
     gt = expected_gt_others()
     bleu = {s: sacrebleu.corpus_bleu(t, [REFERENCES]).score for s, t in SYSTEMS.items()}
     names = sorted(SYSTEMS)
@@ -171,6 +178,25 @@ def test_system_level_correlations(study):
     assert row["pearson_p"] == pytest.approx(stats.pearsonr(x, y).pvalue, rel=1e-6)
     assert row["metric_signature"].startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp")
     assert row["n_tasks"] == len(TASKS)
+
+
+def test_lower_is_better_metrics_are_negated(study):
+    table = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
+    row = table[(table.metric == "ter") & (table.human_score == "gt_others")].iloc[0]
+    gt = expected_gt_others()
+    names = sorted(SYSTEMS)
+    ter = [sacrebleu.corpus_ter(SYSTEMS[s], [REFERENCES]).score for s in names]
+    assert row["pearson"] == pytest.approx(-stats.pearsonr(ter, [gt[s] for s in names]).statistic, abs=1e-9)
+    scores = pd.read_csv(study / "results/scores/tiny/en-de/ter.sys.tsv", sep="\t").set_index("system")["score"]
+    assert scores.to_dict() == dict(zip(names, ter, strict=True))  # written losslessly
+
+
+def test_metric_resources_are_fetched_and_recorded(study):
+    systems = pd.read_csv(study / "results/scores/tiny/en-de/meteor-exst.sys.tsv", sep="\t").set_index("system")
+    assert systems.loc["sysA", "score"] == 1.0  # the reference itself
+    assert systems["signature"].iloc[0].startswith("meteor|lang:de|preset:rank|mods:ex+st|w:1_0.8|a:0.95")
+    assert (study / "resources/function_words_de/manifest.json").is_file()
+    assert not (study / "resources/wordnet").exists()  # only what a configured metric needs is fetched
 
 
 def test_human_scores_and_exclusions(study):

@@ -18,9 +18,9 @@ def main(snakemake):
         pd.read_csv(snakemake.input.human_scores, sep="\t"),
         pd.read_csv(snakemake.input.systems, sep="\t"),
         spec["id"],
-        higher_is_better=type(metrics.get(spec["name"], **spec["params"])).higher_is_better,
+        higher_is_better=metrics.metric_class(spec["name"]).higher_is_better,
     )
-    table.to_csv(snakemake.output[0], sep="\t", index=False, float_format="%.10g")
+    table.to_csv(snakemake.output[0], sep="\t", index=False, float_format="%.17g")
 
 
 main(snakemake)  # noqa: F821

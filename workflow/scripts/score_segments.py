@@ -15,7 +15,7 @@ def main(snakemake):
     segment_table, system_table = score_segments(pd.read_parquet(snakemake.input.segments), metric)
     segment_table.to_parquet(snakemake.output.segments, index=False)
     system_table.insert(1, "metric", spec["id"])
-    system_table.to_csv(snakemake.output.systems, sep="\t", index=False, float_format="%.10g")
+    system_table.to_csv(snakemake.output.systems, sep="\t", index=False, float_format="%.17g")
 
 
 main(snakemake)  # noqa: F821

@@ -189,6 +189,6 @@ def write_prepared(prepared: Prepared, outdir: str | Path) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     prepared.segments.to_parquet(outdir / "segments.parquet", index=False)
     prepared.comparisons.to_parquet(outdir / "comparisons.parquet", index=False)
-    prepared.human_scores.to_csv(outdir / "human_scores.tsv", sep="\t", index=False, float_format="%.10g")
+    prepared.human_scores.to_csv(outdir / "human_scores.tsv", sep="\t", index=False, float_format="%.17g")
     prepared.report.to_frame().to_csv(outdir / "report.tsv", sep="\t", index=False)
     (outdir / "summary.json").write_text(json.dumps(prepared.summary, indent=2, sort_keys=True) + "\n")
