@@ -57,3 +57,27 @@ def test_shape_and_nan_errors():
         correlations(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0]))
     with pytest.raises(ValueError, match="NaN"):
         correlations(np.array([1.0, np.nan, 3.0]), np.array([1.0, 2.0, 3.0]))
+
+
+def test_resample_weights_are_seeded_counts():
+    from mtmeta.stats.correlation import resample_weights
+
+    w = resample_weights(50, n_draws=200, seed=4)
+    assert w.shape == (200, 50) and (w.sum(axis=1) == 50).all()
+    np.testing.assert_array_equal(w, resample_weights(50, n_draws=200, seed=4))
+    assert not np.array_equal(w, resample_weights(50, n_draws=200, seed=5))
+
+
+def test_bootstrap_intervals_cover_the_truth_and_shrink_with_agreement():
+    from mtmeta.stats.correlation import bootstrap_intervals
+
+    rng = np.random.default_rng(0)
+    human = np.tile(np.linspace(0, 1, 8), (300, 1)) + rng.normal(scale=0.05, size=(300, 8))
+    close = human + rng.normal(scale=0.05, size=(300, 8))
+    far = human + rng.normal(scale=0.5, size=(300, 8))
+    tight = bootstrap_intervals(close, human)
+    loose = bootstrap_intervals(far, human)
+    assert tight["pearson_low"] > 0.9 and tight["pearson_high"] <= 1.0
+    assert loose["pearson_high"] - loose["pearson_low"] > tight["pearson_high"] - tight["pearson_low"]
+    constant = bootstrap_intervals(np.ones((10, 4)), human[:10, :4])
+    assert constant["pearson_undefined_draws"] == 10 and math.isnan(constant["pearson_low"])

@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -34,3 +35,11 @@ def test_bad_outcome_and_empty_input():
     with pytest.raises(ValueError, match="outcomes must be"):
         system_scores(comparisons([("A", "B", "win")]))
     assert system_scores(comparisons([])).empty
+
+
+def test_weights_equal_repeated_comparisons():
+    rows = comparisons([("A", "B", "a"), ("B", "C", "tie"), ("C", "A", "b"), ("A", "C", "b")])
+    weights = np.array([2, 0, 1, 3])
+    repeated = rows.loc[rows.index.repeat(weights)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(system_scores(rows, weights).drop(columns=["opponents"]),
+                                  system_scores(repeated).drop(columns=["opponents"]), check_dtype=False)

@@ -164,3 +164,10 @@ def test_signature_records_every_setting(resources):
     assert "syn:wordnet-3.0" in metric.signature() and "para:meteor15-en" in metric.signature()
     assert metrics.required_sources("meteor", "en") == ["function_words_en", "wordnet", "meteor_paraphrase_en"]
     assert metrics.required_sources("meteor", "cs") == ["function_words_cs", "thesaurus_cs"]
+
+
+def test_weighted_corpus_score_equals_repeating_segments(resources):
+    metric = meteor(resources, preset="rank")
+    stats = metric.stats(["the cat sat", "b a", "a b c"], [["the cat sat", "a b", "a c b"]])
+    weights = np.array([3, 1, 2])
+    assert metric.corpus_score_weighted(stats, weights) == metric.corpus_score(np.repeat(stats, weights, axis=0))

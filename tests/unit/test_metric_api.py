@@ -36,3 +36,12 @@ def test_wrong_reference_shape_is_an_error(name, refs):
 def test_direction_of_every_metric():
     lower_is_better = {name for name in metrics.METRICS if not metrics.metric_class(name).higher_is_better}
     assert lower_is_better == {"ter", "wer", "per"}
+
+
+@pytest.mark.parametrize("name", SELF_CONTAINED)
+def test_weighted_corpus_score_equals_repeating_segments(name):
+    metric = metrics.get(name, lang="en")
+    stats = metric.stats(HYPS, REFS)
+    weights = np.array([2, 0, 3])
+    repeated = np.repeat(stats, weights, axis=0)
+    assert metric.corpus_score_weighted(stats, weights) == pytest.approx(metric.corpus_score(repeated), abs=1e-12)

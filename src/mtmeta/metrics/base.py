@@ -66,6 +66,13 @@ class Metric(ABC):
     def corpus_score(self, stats: np.ndarray) -> float:
         """One score for all rows of ``stats``."""
 
+    def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
+        """Corpus score with segment ``i`` counted ``weights[i]`` times (bootstrap resampling).
+
+        The default repeats rows; metrics defined by summed statistics override it with a weighted sum.
+        """
+        return self.corpus_score(np.repeat(stats, np.asarray(weights, dtype=int), axis=0))
+
     @abstractmethod
     def signature(self) -> str:
         """Every setting behind a corpus score, sacrebleu style (``name|key:value|...``)."""

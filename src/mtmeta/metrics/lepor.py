@@ -121,9 +121,12 @@ class HLEPOR(Metric):
         return self.combine(*factors(stats, self.alpha, self.beta))
 
     def corpus_score(self, stats: np.ndarray) -> float:
+        return self.corpus_score_weighted(stats, np.ones(len(stats)))
+
+    def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
         if self.system == "mean-segments":
-            return float(self.segment_scores(stats).mean())
-        lp, npp, hpr = (f.mean(keepdims=True) for f in factors(stats, self.alpha, self.beta))
+            return float(np.average(self.segment_scores(stats), weights=weights))
+        lp, npp, hpr = (np.average(f, weights=weights, keepdims=True) for f in factors(stats, self.alpha, self.beta))
         return float(self.combine(lp, npp, hpr)[0])
 
     def signature(self) -> str:

@@ -123,6 +123,9 @@ class NIST(Metric):
     def corpus_score(self, stats: np.ndarray) -> float:
         return float(self._score(stats.sum(axis=0))[0])
 
+    def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
+        return float(self._score((np.asarray(weights)[:, None] * stats).sum(axis=0))[0])
+
     def signature(self) -> str:
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"

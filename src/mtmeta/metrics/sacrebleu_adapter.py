@@ -47,6 +47,10 @@ class SacrebleuMetric(Metric):
     def corpus_score(self, stats: np.ndarray) -> float:
         return float(self._metric._compute_score_from_stats(stats.sum(axis=0).tolist()).score)
 
+    def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
+        total = (np.asarray(weights)[:, None] * stats).sum(axis=0)
+        return float(self._metric._compute_score_from_stats(total.tolist()).score)
+
     def signature(self) -> str:
         return f"{self.label}|" + self._metric.get_signature().format()
 

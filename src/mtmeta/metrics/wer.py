@@ -73,6 +73,10 @@ class _ErrorRate(Metric):
         total = stats.sum(axis=0)
         return float(_rate(total[0], total[1]))
 
+    def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
+        total = (np.asarray(weights)[:, None] * stats).sum(axis=0)
+        return float(_rate(total[0], total[1]))
+
     def signature(self) -> str:
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"

@@ -47,6 +47,9 @@ class WordMatch(Metric):
     def corpus_score(self, stats: np.ndarray) -> float:
         return float(stats[:, 0].mean()) if len(stats) else 0.0
 
+    def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
+        return float(np.average(stats[:, 0], weights=weights))
+
     def signature(self) -> str:
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"

@@ -75,3 +75,36 @@ def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
     result["kendall"], result["kendall_p"] = float(kendall.statistic), float(kendall.pvalue)
     result["p_method"] = p_value_methods(n, metric, human)
     return result
+
+
+def resample_weights(n_items: int, n_draws: int = 1000, seed: int = 12345) -> np.ndarray:
+    """Bootstrap draws as counts: row d says how often each item (segment) was drawn in draw d."""
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_draws)
+
+
+def bootstrap_intervals(metric_draws: np.ndarray, human_draws: np.ndarray, alpha: float = 0.05) -> dict:
+    """Percentile intervals of Pearson, Spearman and Kendall over paired bootstrap draws.
+
+    ``metric_draws`` and ``human_draws`` are (draws x systems): both re-aggregated from the same
+    resampled segments, so the interval reflects the sampling of segments on both sides. Draws
+    where a correlation is undefined (a constant vector) are left out and counted.
+    """
+    metric_draws = np.asarray(metric_draws, dtype=float)
+    human_draws = np.asarray(human_draws, dtype=float)
+    if metric_draws.shape != human_draws.shape:
+        raise ValueError(f"draw matrices differ in shape: {metric_draws.shape} vs {human_draws.shape}")
+    values = {"pearson": [], "spearman": [], "kendall": []}
+    for m, h in zip(metric_draws, human_draws, strict=True):
+        usable = ~(np.isnan(m) | np.isnan(h))
+        result = correlations(m[usable], h[usable])
+        for name in values:
+            values[name].append(result[name])
+    out = {"draws": int(len(metric_draws))}
+    for name, draws in values.items():
+        draws = np.asarray(draws)
+        finite = draws[np.isfinite(draws)]
+        out[f"{name}_low"] = float(np.quantile(finite, alpha / 2)) if len(finite) else math.nan
+        out[f"{name}_high"] = float(np.quantile(finite, 1 - alpha / 2)) if len(finite) else math.nan
+        out[f"{name}_undefined_draws"] = int(len(draws) - len(finite))
+    return out

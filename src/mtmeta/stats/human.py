@@ -18,32 +18,36 @@ SCORE_COLUMNS = ["gt_others", "ge_others", "expected_wins"]
 COLUMNS = ["system", "wins", "losses", "ties", "comparisons", "opponents", "ew_opponents", *SCORE_COLUMNS]
 
 
-def pairwise_counts(comparisons: pd.DataFrame) -> pd.DataFrame:
-    """Wins, losses and ties of each system against each opponent (both directions listed)."""
+def pairwise_counts(comparisons: pd.DataFrame, weights: np.ndarray | None = None) -> pd.DataFrame:
+    """Wins, losses and ties of each system against each opponent (both directions listed).
+
+    ``weights`` counts comparison i weights[i] times (bootstrap resampling of segments).
+    """
     outcome = comparisons["outcome"].to_numpy()
-    a_won = outcome == "a"
-    b_won = outcome == "b"
-    tie = outcome == "tie"
+    w = np.ones(len(outcome), dtype=np.int64) if weights is None else np.asarray(weights)
+    a_won = (outcome == "a") * w
+    b_won = (outcome == "b") * w
+    tie = (outcome == "tie") * w
     long = pd.DataFrame(
         {
             "system": np.concatenate([comparisons["sys_a"], comparisons["sys_b"]]),
             "opponent": np.concatenate([comparisons["sys_b"], comparisons["sys_a"]]),
-            "wins": np.concatenate([a_won, b_won]).astype(np.int64),
-            "losses": np.concatenate([b_won, a_won]).astype(np.int64),
-            "ties": np.concatenate([tie, tie]).astype(np.int64),
+            "wins": np.concatenate([a_won, b_won]),
+            "losses": np.concatenate([b_won, a_won]),
+            "ties": np.concatenate([tie, tie]),
         }
     )
     return long.groupby(["system", "opponent"], sort=True, as_index=False)[["wins", "losses", "ties"]].sum()
 
 
-def system_scores(comparisons: pd.DataFrame) -> pd.DataFrame:
+def system_scores(comparisons: pd.DataFrame, weights: np.ndarray | None = None) -> pd.DataFrame:
     """One row per system with win/loss/tie counts and the three WMT scores."""
     if comparisons.empty:
         return pd.DataFrame(columns=COLUMNS)
     bad = set(comparisons["outcome"].unique()) - {"a", "b", "tie"}
     if bad:
         raise ValueError(f"outcomes must be 'a', 'b' or 'tie'; found {sorted(bad)}")
-    pairs = pairwise_counts(comparisons)
+    pairs = pairwise_counts(comparisons, weights)
     decided = pairs["wins"] + pairs["losses"]
     pairs["win_rate"] = np.where(decided > 0, pairs["wins"] / decided.where(decided > 0, 1), np.nan)
     per_system = pairs.groupby("system", sort=True).agg(

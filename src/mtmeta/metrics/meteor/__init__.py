@@ -234,7 +234,10 @@ class METEOR(Metric):
         return self.rescore(stats)
 
     def corpus_score(self, stats: np.ndarray) -> float:
-        total = scoring.aggregate(stats, len(self.modules), self.full_match_rule)
+        return self.corpus_score_weighted(stats, None)
+
+    def corpus_score_weighted(self, stats: np.ndarray, weights) -> float:
+        total = scoring.aggregate(stats, len(self.modules), self.full_match_rule, weights)
         return float(self.rescore(total[None, :])[0])
 
     def signature(self) -> str:

@@ -105,13 +105,18 @@ def full_match(stats: np.ndarray, n_modules: int) -> np.ndarray:
     return (hyp_m == hyp_len) & (ref_m == ref_len) & (chunks == 1)
 
 
-def aggregate(stats: np.ndarray, n_modules: int, full_match_rule: bool = True) -> np.ndarray:
-    """Summed statistics of a corpus (fully matched one-chunk segments add no chunks)."""
+def aggregate(stats: np.ndarray, n_modules: int, full_match_rule: bool = True, weights=None) -> np.ndarray:
+    """Summed statistics of a corpus (fully matched one-chunk segments add no chunks).
+
+    ``weights`` counts segment i weights[i] times (bootstrap resampling).
+    """
     stats = np.asarray(stats, dtype=float)
-    total = stats.sum(axis=0)
+    weights = np.ones(len(stats)) if weights is None else np.asarray(weights, dtype=float)
+    total = weights @ stats if len(stats) else np.zeros(stats.shape[1])
     if full_match_rule and len(stats):
         chunk_column = 4 + 4 * n_modules
-        total[chunk_column] = stats[~full_match(stats, n_modules), chunk_column].sum()
+        keep = ~full_match(stats, n_modules)
+        total[chunk_column] = weights[keep] @ stats[keep, chunk_column]
     return total
 
 
