@@ -110,3 +110,25 @@ def test_wmt13_dev_subset_repeated_lines(resources, config):
     assert prepared.comparisons["seg_id"].between(1, 3000).all()
     assert not (prepared.comparisons["sys_a"] == prepared.comparisons["sys_b"]).any()
     assert json.loads(json.dumps(prepared.summary))["n_tasks"] == prepared.summary["n_tasks"]
+
+
+@pytest.mark.parametrize(
+    ("name", "corpus_fn", "sentence_fn"),
+    [("bleu", "corpus_bleu", "sentence_bleu"), ("chrf", "corpus_chrf", "sentence_chrf"),
+     ("ter", "corpus_ter", "sentence_ter")],
+)
+def test_sacrebleu_parity_on_a_real_wmt12_system(resources, config, name, corpus_fn, sentence_fn):
+    import numpy as np
+    import sacrebleu
+
+    from mtmeta import metrics
+
+    segments = prepare("wmt12", config["datasets"]["wmt12"], "en-cs", resources).segments
+    rows = segments[segments.system == "cu-depfix"].sort_values("seg_id")
+    hyps, refs = rows.hypothesis.tolist(), rows.reference.tolist()
+    metric = metrics.get(name, lang="cs")
+    stats = metric.stats(hyps, [refs])
+    assert metric.corpus_score(stats) == pytest.approx(getattr(sacrebleu, corpus_fn)(hyps, [refs]).score, abs=1e-9)
+    sample = slice(0, 3003, 7)  # every 7th segment keeps TER's sentence calls quick
+    expected = [getattr(sacrebleu, sentence_fn)(h, [r]).score for h, r in zip(hyps[sample], refs[sample], strict=True)]
+    np.testing.assert_allclose(metric.segment_scores(stats[sample]), expected, atol=1e-9, rtol=0)
