@@ -43,3 +43,22 @@ def test_weights_equal_repeated_comparisons():
     repeated = rows.loc[rows.index.repeat(weights)].reset_index(drop=True)
     pd.testing.assert_frame_equal(system_scores(rows, weights).drop(columns=["opponents"]),
                                   system_scores(repeated).drop(columns=["opponents"]), check_dtype=False)
+
+
+def test_score_draws_equal_system_scores_of_each_draw():
+    from mtmeta.stats.human import score_draws
+
+    rng = np.random.default_rng(2)
+    systems = ["A", "B", "C", "D"]
+    rows = []
+    for seg in range(1, 31):
+        for a, b in (("A", "B"), ("B", "C"), ("A", "D"), ("C", "D")):
+            rows.append((seg, a, b, rng.choice(["a", "b", "tie"])))
+    frame = pd.DataFrame(rows, columns=["seg_id", "sys_a", "sys_b", "outcome"])
+    seg_ids = np.arange(1, 31)
+    weights = rng.multinomial(30, np.full(30, 1 / 30), size=5)
+    draws = score_draws(frame, systems, weights, seg_ids, chunk=2)
+    for d in range(5):
+        expected = system_scores(frame, weights[d][frame["seg_id"].to_numpy() - 1]).set_index("system")
+        for name in ("gt_others", "ge_others", "expected_wins"):
+            np.testing.assert_allclose(draws[name][d], expected.loc[systems, name].to_numpy(dtype=float))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 SCORE_COLUMNS = ["gt_others", "ge_others", "expected_wins"]
 COLUMNS = ["system", "wins", "losses", "ties", "comparisons", "opponents", "ew_opponents", *SCORE_COLUMNS]
@@ -63,3 +64,48 @@ def system_scores(comparisons: pd.DataFrame, weights: np.ndarray | None = None) 
     per_system["gt_others"] = per_system["wins"] / decided_total.where(decided_total > 0)
     per_system["ge_others"] = (per_system["wins"] + per_system["ties"]) / per_system["comparisons"]
     return per_system.reset_index()[COLUMNS]
+
+
+def score_draws(comparisons: pd.DataFrame, systems: list[str], segment_weights: np.ndarray,
+                seg_ids: np.ndarray, chunk: int = 100) -> dict[str, np.ndarray]:
+    """The three human scores of ``systems`` for every bootstrap draw (draws x systems each).
+
+    ``segment_weights`` (draws x segments) counts how often each segment of ``seg_ids`` was drawn; a
+    comparison weighs as much as its segment. Counts are matrix products over all draws at once
+    (in chunks of ``chunk`` draws to bound memory); the scores follow :func:`system_scores`.
+    """
+    position = {s: k for k, s in enumerate(systems)}
+    column = {int(seg): k for k, seg in enumerate(seg_ids)}
+    known = comparisons["sys_a"].isin(position) & comparisons["sys_b"].isin(position)
+    rows = comparisons.loc[known]
+    a = rows["sys_a"].map(position).to_numpy()
+    b = rows["sys_b"].map(position).to_numpy()
+    seg = rows["seg_id"].map(column).to_numpy()
+    outcome = rows["outcome"].to_numpy()
+    n_sys, n_cmp = len(systems), len(rows)
+    idx = np.arange(n_cmp)
+    a_won, b_won, tied = outcome == "a", outcome == "b", outcome == "tie"
+
+    def indicator(rows_, cols_, n_cols):  # sparse (comparisons x n_cols) 0/1 matrix
+        return sparse.csr_matrix((np.ones(len(rows_)), (rows_, cols_)), shape=(n_cmp, n_cols))
+
+    # For each comparison, which system won, lost or tied it; and which ordered pair (i beats j).
+    win = indicator(np.r_[idx[a_won], idx[b_won]], np.r_[a[a_won], b[b_won]], n_sys)
+    loss = indicator(np.r_[idx[a_won], idx[b_won]], np.r_[b[a_won], a[b_won]], n_sys)
+    tie = indicator(np.r_[idx[tied], idx[tied]], np.r_[a[tied], b[tied]], n_sys)
+    pair_win = indicator(np.r_[idx[a_won], idx[b_won]], np.r_[a[a_won] * n_sys + b[a_won], b[b_won] * n_sys + a[b_won]],
+                         n_sys * n_sys)
+
+    out = {name: np.empty((len(segment_weights), n_sys)) for name in SCORE_COLUMNS}
+    for start in range(0, len(segment_weights), chunk):
+        w = np.asarray(segment_weights[start : start + chunk], dtype=float)[:, seg]  # draws x comparisons
+        # (sparse.T @ dense.T).T keeps the products sparse-times-dense.
+        wins, losses, ties = ((m.T @ w.T).T for m in (win, loss, tie))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out["gt_others"][start : start + chunk] = wins / (wins + losses)
+            out["ge_others"][start : start + chunk] = (wins + ties) / (wins + losses + ties)
+            beats = (pair_win.T @ w.T).T.reshape(len(w), n_sys, n_sys)
+            decided = beats + beats.transpose(0, 2, 1)
+            rate = np.where(decided > 0, beats / np.where(decided > 0, decided, 1), np.nan)
+            out["expected_wins"][start : start + chunk] = np.nanmean(rate, axis=2)
+    return out
