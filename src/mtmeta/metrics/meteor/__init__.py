@@ -44,9 +44,11 @@ from mtmeta.metrics.meteor.aligner import (
 )
 from mtmeta.metrics.meteor.lexicon import (
     LANGUAGE_NAMES,
+    PARAPHRASE_FILTERS,
     MyThes,
     ParaphraseTable,
     WordNetSynsets,
+    filter_paraphrases,
     make_stemmer,
     read_function_words,
     read_meteor_paraphrases,
@@ -75,6 +77,7 @@ class METEOR(Metric):
                  weights: Sequence[float] | None = None, alpha: float | None = None, beta: float | None = None,
                  gamma: float | None = None, delta: float | None = None, full_match_rule: bool | None = None,
                  beam: int = DEFAULT_BEAM, stemmer: str = "snowball", paraphrase: str | None = None,
+                 paraphrase_filter: str | None = None,
                  tokenize: str = "13a", lowercase: bool = True, resources: str = "resources"):
         if not lang:
             raise ConfigError("meteor needs the target language (lang=...)")
@@ -99,6 +102,10 @@ class METEOR(Metric):
         self.beam = beam
         self.stemmer = stemmer
         self.paraphrase = paraphrase or ("meteor" if lang in METEOR_TABLES else "mythes")
+        if paraphrase_filter is not None and paraphrase_filter not in PARAPHRASE_FILTERS:
+            raise ConfigError(f"unknown paraphrase_filter {paraphrase_filter!r}; "
+                              f"known: {', '.join(PARAPHRASE_FILTERS)}")
+        self.paraphrase_filter = paraphrase_filter
         if self.paraphrase == "meteor" and lang not in METEOR_TABLES:
             raise ConfigError(f"meteor: no Meteor paraphrase table for {lang!r} among the inputs "
                               f"(have: {', '.join(METEOR_TABLES)}); use paraphrase=mythes or a table path")
@@ -160,14 +167,17 @@ class METEOR(Metric):
 
     def _paraphrase_entries(self):
         if self.paraphrase == "mythes":
-            return self._thesaurus().pairs()
-        if self.paraphrase == "meteor":
-            source = METEOR_TABLES[self.lang]
-            path = _source_path(self.resources, source)
-            self._resource_ids[source] = self._short_sha(source)
+            entries = self._thesaurus().pairs()
         else:
-            path = Path(self.paraphrase)
-        return read_meteor_paraphrases(path, lowercase=self.lowercase)
+            if self.paraphrase == "meteor":
+                source = METEOR_TABLES[self.lang]
+                path = _source_path(self.resources, source)
+                self._resource_ids[source] = self._short_sha(source)
+            else:
+                path = Path(self.paraphrase)
+            entries = read_meteor_paraphrases(path, lowercase=self.lowercase)
+        lemma = make_stemmer(self.lang, "lemma") if self.paraphrase_filter in ("diff-lemma", "same-lemma") else None
+        return filter_paraphrases(entries, self.paraphrase_filter, lemma)
 
     def _aligner_for(self, references: list[list[list[str]]]) -> Aligner:
         """The aligner for a set of references (the paraphrase table is filtered by them)."""
@@ -230,6 +240,12 @@ class METEOR(Metric):
                   "weights": self.weights, "full_match_rule": self.full_match_rule, **overrides}
         return scoring.scores(stats, len(self.modules), **params)
 
+    def corpus_rescore(self, stats: np.ndarray, weights=None, **overrides) -> float:
+        """Corpus score from (optionally weighted) statistics with other parameters, no re-alignment."""
+        rule = overrides.get("full_match_rule", self.full_match_rule)
+        total = scoring.aggregate(stats, len(self.modules), rule, weights)
+        return float(self.rescore(total[None, :], **overrides)[0])
+
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.rescore(stats)
 
@@ -237,8 +253,7 @@ class METEOR(Metric):
         return self.corpus_score_weighted(stats, None)
 
     def corpus_score_weighted(self, stats: np.ndarray, weights) -> float:
-        total = scoring.aggregate(stats, len(self.modules), self.full_match_rule, weights)
-        return float(self.rescore(total[None, :])[0])
+        return self.corpus_rescore(stats, weights)
 
     def signature(self) -> str:
         mods = "+".join(scoring.SHORT[m] for m in self.modules)
@@ -248,7 +263,8 @@ class METEOR(Metric):
             resources.append("syn:wordnet-3.0" if self.lang == "en" else f"syn:mythes-{self.lang}")
         if "paraphrase" in self.modules:
             resources.append({"meteor": f"para:meteor15-{self.lang}", "mythes": f"para:mythes-{self.lang}"}.get(
-                self.paraphrase, f"para:{Path(self.paraphrase).name}"))
+                self.paraphrase, f"para:{Path(self.paraphrase).name}")
+                + (f"[{self.paraphrase_filter}]" if self.paraphrase_filter else ""))
         if "stem" in self.modules:
             lemmas = self.lang == "cs" and self.stemmer == "snowball"
             resources.append("stem:" + ("simplemma" if lemmas else self.stemmer))

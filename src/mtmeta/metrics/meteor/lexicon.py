@@ -139,12 +139,13 @@ class MyThes:
         """Sense lines a single word belongs to (as headword or synonym)."""
         return self._members.get(word, frozenset())
 
-    def pairs(self) -> Iterable[tuple[str, str]]:
-        """(headword, synonym) pairs, phrases included: the thesaurus read as a paraphrase table."""
-        for headword, _, synonyms in self.senses:
+    def pairs(self) -> Iterable[tuple[str, str, str]]:
+        """(headword, synonym, part of speech) triples, phrases included: the thesaurus read as a
+        paraphrase table (both words of a pair share their sense line's part of speech)."""
+        for headword, pos, synonyms in self.senses:
             for synonym in synonyms:
                 if headword and synonym != headword:
-                    yield headword, synonym
+                    yield headword, synonym, pos
 
 
 MAX_PHRASE = 10  # longest phrase looked up; Meteor's English table has at most 7 words
@@ -190,7 +191,38 @@ class ParaphraseTable:
         return self.table.get(phrase, [])
 
 
-def read_meteor_paraphrases(path: str | Path, lowercase: bool = True) -> Iterable[tuple[str, str]]:
+PARAPHRASE_FILTERS = ("one-word", "same-pos", "diff-lemma", "same-lemma")
+
+
+def filter_paraphrases(entries: Iterable[tuple[str, str, str | None]], kind: str | None,
+                       lemma: Callable[[str], str] | None = None) -> Iterable[tuple[str, str]]:
+    """Seed 002's reductions of a paraphrase table (its table of Meteor paraphrase settings).
+
+    ``one-word``: single words on both sides; ``same-pos``: one-word pairs of the same, known part of
+    speech; ``diff-lemma`` / ``same-lemma``: same-pos pairs whose lemmas differ / agree. Entries are
+    (phrase, paraphrase, part of speech or None).
+    """
+    if kind is not None and kind not in PARAPHRASE_FILTERS:
+        raise ConfigError(f"unknown paraphrase filter {kind!r}; known: {', '.join(PARAPHRASE_FILTERS)}")
+    for phrase, paraphrase, pos in entries:
+        if kind is None:
+            yield phrase, paraphrase
+            continue
+        if " " in phrase.strip() or " " in paraphrase.strip():
+            continue
+        if kind != "one-word":
+            if pos is None:
+                raise ConfigError(f"paraphrase filter {kind!r} needs parts of speech, which this table lacks")
+            if not pos:
+                continue
+            if kind != "same-pos":
+                same = lemma(phrase) == lemma(paraphrase)
+                if same != (kind == "same-lemma"):
+                    continue
+        yield phrase, paraphrase
+
+
+def read_meteor_paraphrases(path: str | Path, lowercase: bool = True) -> Iterable[tuple[str, str, None]]:
     """Entries of a Meteor paraphrase table (gzip or plain; probability, phrase, paraphrase)."""
     path = Path(path)
     with open(path, "rb") as probe:
@@ -214,4 +246,4 @@ def read_meteor_paraphrases(path: str | Path, lowercase: bool = True) -> Iterabl
             phrase, paraphrase = phrase.strip(), paraphrase.strip()
             if lowercase:
                 phrase, paraphrase = phrase.lower(), paraphrase.lower()
-            yield phrase, paraphrase
+            yield phrase, paraphrase, None
