@@ -78,13 +78,43 @@ def _check_references(config: dict) -> None:
             if lp not in lps:
                 raise ConfigError(f"datasets.{name}.aliases names {lp}, not one of its language_pairs {lps}")
 
-    for metric_id in config["metrics"]:
+    def check_metric(metric_id: str, where: str) -> None:
         registry_name = config["metric_settings"].get(metric_id, {}).get("metric", metric_id)
         if registry_name not in metrics.METRICS:
             raise ConfigError(
-                f"metrics lists {metric_id!r}, which is neither a registered metric "
+                f"{where} lists {metric_id!r}, which is neither a registered metric "
                 f"({', '.join(sorted(metrics.METRICS))}) nor a key of metric_settings"
             )
+
+    for metric_id in config["metrics"]:
+        check_metric(metric_id, "metrics")
+    for name, ds in config["datasets"].items():
+        extra = ds.get("extra_metrics", [])
+        if isinstance(extra, dict):
+            for lp in extra:
+                if lp not in ds["language_pairs"]:
+                    raise ConfigError(f"datasets.{name}.extra_metrics names {lp}, not one of its language pairs")
+        for metric_id in metrics_of(config, name):
+            check_metric(metric_id, f"datasets.{name}.extra_metrics")
+    for name, sweep in config.get("sweeps", {}).items():
+        for target in sweep["targets"]:
+            for dataset in target["datasets"]:
+                if dataset not in config["datasets"]:
+                    raise ConfigError(f"sweeps.{name} targets dataset {dataset!r}, which is not configured")
+                if any(sweep["metric"] not in metrics_of(config, dataset, lp)
+                       for lp in config["datasets"][dataset]["language_pairs"]):
+                    raise ConfigError(f"sweeps.{name} re-scores {sweep['metric']!r}, which is not scored on {dataset}")
+
+
+def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:
+    """Metric ids scored on a dataset (x language pair): the study-wide list plus the extra ones.
+
+    Without ``lp``, the metrics scored on at least one of the dataset's language pairs.
+    """
+    extra = config["datasets"][dataset].get("extra_metrics", [])
+    if isinstance(extra, dict):
+        extra = extra.get(lp, []) if lp else [m for ids in extra.values() for m in ids]
+    return list(dict.fromkeys([*config["metrics"], *extra]))
 
 
 def load_config(path: str | Path | None = None) -> dict:

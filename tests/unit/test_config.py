@@ -3,7 +3,7 @@ import copy
 import pytest
 import yaml
 
-from mtmeta.config import DEFAULT_CONFIG, load_config, metric_spec, validate_config
+from mtmeta.config import DEFAULT_CONFIG, load_config, metric_spec, metrics_of, validate_config
 from mtmeta.errors import ConfigError
 
 
@@ -64,7 +64,14 @@ def test_load_config_errors(tmp_path):
 
 def test_metric_settings(raw):
     config = copy.deepcopy(raw)
-    config["metric_settings"] = {"bleu-intl": {"metric": "bleu", "params": {"tokenize": "intl"}}}
-    config["metrics"] = ["bleu", "bleu-intl"]
+    config["metric_settings"]["bleu-intl"] = {"metric": "bleu", "params": {"tokenize": "intl"}}
+    config["metrics"] = [*config["metrics"], "bleu-intl"]
     validate_config(config)
     assert metric_spec(config, "bleu-intl") == ("bleu", {"tokenize": "intl"})
+    assert metric_spec(config, "meteor-basic") == ("meteor", {"preset": "basic", "lowercase": False})
+    assert metrics_of(config, "evaluator")[-3:] == ["meteor-stem", "meteor-syn", "meteor-stem-syn"]
+    assert "meteor-syn" not in metrics_of(config, "wmt12")
+    bad = copy.deepcopy(config)
+    bad["sweeps"]["meteor_syn"]["targets"][0]["datasets"] = ["wmt12"]
+    with pytest.raises(ConfigError, match="not scored on wmt12"):
+        validate_config(bad)
