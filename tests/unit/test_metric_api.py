@@ -45,3 +45,20 @@ def test_weighted_corpus_score_equals_repeating_segments(name):
     weights = np.array([2, 0, 3])
     repeated = np.repeat(stats, weights, axis=0)
     assert metric.corpus_score_weighted(stats, weights) == pytest.approx(metric.corpus_score(repeated), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", SELF_CONTAINED)
+def test_cached_statistics_score_without_the_object_that_made_them(name):
+    """Bootstrap and sweeps score stored statistics with a fresh metric object: the rows must
+    carry everything the score needs (NIST once kept the number of references on the object)."""
+    two_refs = REFS + [["the cat sat on a mat .", "nothing", "the dog barked loudly"]]
+    if name in ("lepor", "hlepor"):  # defined for one reference
+        two_refs = REFS
+    stats = metrics.get(name, lang="en").stats(HYPS, two_refs)
+    fresh = metrics.get(name, lang="en")
+    original = metrics.get(name, lang="en")
+    original.stats(HYPS, two_refs)
+    assert fresh.corpus_score(stats) == original.corpus_score(stats)
+    assert fresh.corpus_score_weighted(stats, np.array([1, 2, 0])) == pytest.approx(
+        original.corpus_score_weighted(stats, np.array([1, 2, 0])), abs=1e-12)
+    np.testing.assert_array_equal(fresh.segment_scores(stats), original.segment_scores(stats))

@@ -11,8 +11,10 @@
   avg_ref_len = total reference words / number of reference sets.
 
 Statistics per segment: hypothesis n-gram counts and matched information per order, the
-hypothesis length and the reference length summed over references. The weights are fitted on
-the references passed to :meth:`NIST.stats` (the whole test set, shared by all its systems).
+hypothesis length and the reference length averaged over the reference sets (so that summed
+statistics give mteval's average reference length, and a metric object that did not compute
+them can score them, e.g. for bootstrap resampling). The weights are fitted on the references
+passed to :meth:`NIST.stats` (the whole test set, shared by all its systems).
 
 Tokenisation is sacrebleu's 13a (mteval-v13a's own). mteval lowercases by default and is
 case-sensitive with ``-c``; this metric is case-sensitive by default like sacrebleu's BLEU
@@ -55,7 +57,7 @@ class NIST(Metric):
     @property
     def stat_names(self) -> list[str]:
         n = range(1, self.order + 1)
-        return [*(f"hyp_ngrams_{i}" for i in n), *(f"info_{i}" for i in n), "hyp_len", "ref_len"]
+        return [*(f"hyp_ngrams_{i}" for i in n), *(f"info_{i}" for i in n), "hyp_len", "avg_ref_len"]
 
     def _fit(self, references: Sequence[Sequence[str]]):
         """Tokenise the references and compute the information weight of every reference n-gram."""
@@ -85,7 +87,7 @@ class NIST(Metric):
                     for gram, c in _ngrams(words, n).items():
                         if c > max_counts.get(gram, 0):
                             max_counts[gram] = c
-            ref_info.append((max_counts, sum(len(words) for words in refs)))
+            ref_info.append((max_counts, sum(len(words) for words in refs) / len(references)))
         self.num_refs = len(references)
         self._fitted = (key, info, ref_info)
         return info, ref_info
@@ -112,7 +114,7 @@ class NIST(Metric):
         hyp_ngrams = stats[:, : self.order]
         info = stats[:, self.order : 2 * self.order]
         gain = (info / np.maximum(hyp_ngrams, 1)).sum(axis=1)
-        ratio = stats[:, -2] / (stats[:, -1] / self.num_refs)
+        ratio = stats[:, -2] / stats[:, -1]
         with np.errstate(divide="ignore", invalid="ignore"):
             bp = np.where(ratio >= 1, 1.0, np.where(ratio <= 0, 0.0, np.exp(BETA * np.log(ratio) ** 2)))
         return gain * bp
