@@ -163,7 +163,12 @@ def test_signature_records_every_setting(resources):
     )
     assert "syn:wordnet-3.0" in metric.signature() and "para:meteor15-en" in metric.signature()
     assert metrics.required_sources("meteor", "en") == ["function_words_en", "wordnet", "meteor_paraphrase_en"]
-    assert metrics.required_sources("meteor", "cs") == ["function_words_cs", "thesaurus_cs"]
+    # Meteor 1.5 reads the English function-word list whatever -l says; function_words=lang uses the
+    # language's own list.
+    assert metrics.required_sources("meteor", "cs") == ["function_words_en", "thesaurus_cs"]
+    assert metrics.required_sources("meteor", "cs", function_words="lang") == ["function_words_cs", "thesaurus_cs"]
+    assert metrics.required_sources("meteor", "cs", function_words="none") == ["thesaurus_cs"]
+    assert "|fw:en(meteor15)|" in metric.signature()
 
 
 def test_weighted_corpus_score_equals_repeating_segments(resources):

@@ -27,17 +27,31 @@ def job_counts(output):
 
 def test_default_study_plans_every_dataset(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path))
-    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 10 metrics each.
+    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 11 metrics each;
+    # plus seed 001's three module variants on the evaluator set and seed 002's six Meteor
+    # paraphrase settings on WMT12 and WMT13-dev English->Czech.
     assert counts["prepare_dataset"] == 20
-    assert counts["score_segments"] == 20 * 10
-    assert counts["correlate_system_level"] == 19 * 10  # the evaluator set has no system-level judgments
-    assert counts["plot_system_scatter"] == 10
-    # 10 data sources, plus METEOR's: function words for cs, de, en, es, fr; WordNet; Meteor's English
-    # paraphrase table; the cs, de, es and fr thesauri.
-    assert counts["download_source"] == 10 + 5 + 1 + 1 + 4
+    assert counts["score_segments"] == 20 * 11 + 3 + 2 * 6
+    assert counts["correlate_system_level"] == 19 * 11 + 2 * 6  # the evaluator set has no system-level judgments
+    assert counts["plot_system_scatter"] == 11
+    # 10 data sources, plus METEOR's: the English function words (Meteor 1.5 uses them for every
+    # language); WordNet; Meteor's English paraphrase table; the cs, de, es and fr thesauri.
+    assert counts["download_source"] == 10 + 1 + 1 + 1 + 4
     assert counts["extract_archive"] == 4 + 2
+    # Meta-evaluation: segment level everywhere, bootstrap and Williams where systems are judged.
+    assert counts["correlate_segment_level"] == 20
+    assert counts["bootstrap_system_level"] == counts["test_significance"] == 19
+    assert counts["sweep_parameters"] == 4
+    assert counts["table_seed001"] == counts["table_seed003"] == counts["build_ledger"] == 1
+    assert counts["table_seed002"] == 2  # WMT12 and the WMT13 dev subset
+
+
+def test_paper_target_builds_every_artefact(repo, tmp_path):
+    counts = job_counts(dry_run(repo, tmp_path, "paper"))
+    assert counts["paper"] == 1 and counts["build_ledger"] == 1 and counts["table_seed002"] == 2
+    assert "plot_system_scatter" not in counts  # figures of the study, not of the seeds
 
 
 def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
-    assert job_counts(output)["score_segments"] == 200
+    assert job_counts(output)["score_segments"] == 235

@@ -114,6 +114,18 @@ def study(tmp_path_factory, repo):
         "data_mirror": str(mirror),
         "metrics": ["bleu", "ter", "meteor-exst"],
         "metric_settings": {"meteor-exst": {"metric": "meteor", "params": {"modules": ["exact", "stem"]}}},
+        "bootstrap": {"draws": 50, "seed": 1},
+        "sweeps": {
+            "tiny_sweep": {
+                "metric": "meteor-exst",
+                "grid": {"alpha": [0.0, 0.5, 1.0], "gamma": [0.0, 0.5]},
+                "fixed": {"beta": 3.0},
+                "targets": [
+                    {"statistic": "three_way_accuracy", "datasets": ["evaltiny"]},
+                    {"statistic": "pearson", "human_score": "gt_others", "datasets": ["tiny"]},
+                ],
+            }
+        },
         "sources": {
             "tiny_data": source("tiny-data.tar.gz", data_sha),
             "tiny_judgments": source("judgments.tgz", judgments_sha, format="wmt_ranking_csv",
@@ -195,7 +207,8 @@ def test_metric_resources_are_fetched_and_recorded(study):
     systems = pd.read_csv(study / "results/scores/tiny/en-de/meteor-exst.sys.tsv", sep="\t").set_index("system")
     assert systems.loc["sysA", "score"] == 1.0  # the reference itself
     assert systems["signature"].iloc[0].startswith("meteor|lang:de|preset:rank|mods:ex+st|w:1_0.8|a:0.95")
-    assert (study / "resources/function_words_de/manifest.json").is_file()
+    assert (study / "resources/function_words_en/manifest.json").is_file()  # Meteor 1.5 reads English ones
+    assert not (study / "resources/function_words_de").exists()
     assert not (study / "resources/wordnet").exists()  # only what a configured metric needs is fetched
 
 
@@ -227,3 +240,39 @@ def test_every_target_exists(study):
     assert segments.set_index(["system", "seg_id"]).loc[("hyp1", 2), "score"] == pytest.approx(100.0)
     manifest = json.loads((study / "resources/eval_data/manifest.json").read_text())
     assert manifest["verified"] is False  # no sha256 configured for that source, and the manifest says so
+
+
+def test_sweep_rescoring_equals_scoring_from_scratch(study):
+    from mtmeta import metrics
+
+    table = pd.read_csv(study / "results/sweeps/tiny_sweep.tsv", sep="\t")
+    assert len(table) == 6 * 2 * 3  # settings x targets x splits (all, A, B)
+    accuracy = table[(table.dataset == "evaltiny") & (table.split == "all")]
+    # Tuple 1: hyp1 is the reference; tuple 2: identical hypotheses (label 0); tuple 3: hyp2 is.
+    assert (accuracy["value"] == 1.0).all()
+    gt = expected_gt_others()
+    names = sorted(SYSTEMS)
+    for alpha, gamma in [(0.0, 0.0), (0.5, 0.5), (1.0, 0.5)]:
+        metric = metrics.get("meteor", lang="de", modules=["exact", "stem"], alpha=alpha, beta=3.0, gamma=gamma,
+                             resources=str(study / "resources"))
+        scores = [metric.corpus_score(metric.stats(SYSTEMS[s], [REFERENCES])) for s in names]
+        row = table[(table.dataset == "tiny") & (table.split == "all") & (table.alpha == alpha)
+                    & (table.gamma == gamma)].iloc[0]
+        assert row["value"] == pytest.approx(stats.pearsonr(scores, [gt[s] for s in names]).statistic, abs=1e-12)
+    best = pd.read_csv(study / "results/sweeps/tiny_sweep.best.tsv", sep="\t")
+    assert set(best["statistic"]) == {"three_way_accuracy", "pearson_gt_others"}
+
+
+def test_overview_table_and_ledger(study):
+    overview = pd.read_csv(study / "results/paper/seed003_overview.tsv", sep="\t")
+    system_level = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
+    bleu = overview[(overview.metric == "bleu") & (overview.dataset == "tiny")].iloc[0]
+    expected = system_level[(system_level.metric == "bleu") & (system_level.human_score == "gt_others")]
+    assert bleu["pearson"] == expected["pearson"].iloc[0]
+    assert bleu["pearson_low"] <= bleu["pearson_high"] and bleu["bootstrap_draws"] == 50
+    assert set(overview[overview.dataset == "tiny"]["williams_rank"]) <= {1, 2, 3}
+    assert overview[overview.dataset == "evaltiny"]["three_way_accuracy"].notna().all()
+    for suffix in ("md", "png", "pdf"):
+        assert (study / f"results/paper/seed003_overview.{suffix}").stat().st_size > 0
+    ledger = pd.read_csv(study / "results/paper/ledger.tsv", sep="\t")
+    assert ledger.empty and list(ledger.columns)[:3] == ["seed", "table", "row"]  # no seed data in this config

@@ -58,6 +58,7 @@ from mtmeta.metrics.tokenize import tokenizer
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 METEOR_TABLES = {"en": "meteor_paraphrase_en"}  # language -> source of Meteor 1.5's own paraphrase table
+FUNCTION_WORDS = ("meteor15", "lang", "none")  # whose function-word list (see _function_word_language)
 
 
 def _source_path(resources: Path, source: str) -> Path:
@@ -77,7 +78,7 @@ class METEOR(Metric):
                  weights: Sequence[float] | None = None, alpha: float | None = None, beta: float | None = None,
                  gamma: float | None = None, delta: float | None = None, full_match_rule: bool | None = None,
                  beam: int = DEFAULT_BEAM, stemmer: str = "snowball", paraphrase: str | None = None,
-                 paraphrase_filter: str | None = None,
+                 paraphrase_filter: str | None = None, function_words: str = "meteor15",
                  tokenize: str = "13a", lowercase: bool = True, resources: str = "resources"):
         if not lang:
             raise ConfigError("meteor needs the target language (lang=...)")
@@ -106,6 +107,9 @@ class METEOR(Metric):
             raise ConfigError(f"unknown paraphrase_filter {paraphrase_filter!r}; "
                               f"known: {', '.join(PARAPHRASE_FILTERS)}")
         self.paraphrase_filter = paraphrase_filter
+        if function_words not in FUNCTION_WORDS:
+            raise ConfigError(f"unknown function_words {function_words!r}; known: {', '.join(FUNCTION_WORDS)}")
+        self.function_words = function_words
         if self.paraphrase == "meteor" and lang not in METEOR_TABLES:
             raise ConfigError(f"meteor: no Meteor paraphrase table for {lang!r} among the inputs "
                               f"(have: {', '.join(METEOR_TABLES)}); use paraphrase=mythes or a table path")
@@ -123,7 +127,8 @@ class METEOR(Metric):
     def required_sources(cls, lang: str, **params) -> list[str]:
         """Source ids (from config) this configuration reads; the workflow makes them inputs."""
         metric = cls(lang=lang, **params)
-        sources = [f"function_words_{lang}"] if lang in LANGUAGE_NAMES else []
+        function_list = metric._function_word_language()
+        sources = [f"function_words_{function_list}"] if function_list else []
         for module in metric.modules:
             if module == "synonym":
                 sources.append("wordnet" if lang == "en" else f"thesaurus_{lang}")
@@ -157,13 +162,29 @@ class METEOR(Metric):
                 matchers["synonym"] = synonym_matcher(wordnet.synsets)
             else:
                 matchers["synonym"] = synonym_matcher(self._thesaurus().synsets)
-        if self.lang in LANGUAGE_NAMES:
-            source = f"function_words_{self.lang}"
+        function_list = self._function_word_language()
+        if function_list:
+            source = f"function_words_{function_list}"
             self._function_words = read_function_words(_source_path(self.resources, source))
             self._resource_ids[source] = self._short_sha(source)
         else:
             self._function_words = frozenset()
         return matchers
+
+    def _function_word_language(self) -> str | None:
+        """Whose function-word list separates function from content words (delta).
+
+        ``meteor15``: what the Meteor 1.5 jar does. Its ``-l`` option switches the paraphrase table
+        and the parameters but not the function-word file, which stays English for every language
+        (checked with the jar: under ``-l cz`` or ``-l de`` "the", "of", "and" are function words,
+        and "a", "v", "na" or "und", "der" are not). ``lang``: the target language's own list, as
+        Meteor's documentation intends. ``none``: no function words.
+        """
+        if self.function_words == "meteor15":
+            return "en"
+        if self.function_words == "lang":
+            return self.lang if self.lang in LANGUAGE_NAMES else None
+        return None
 
     def _paraphrase_entries(self):
         if self.paraphrase == "mythes":
@@ -268,6 +289,8 @@ class METEOR(Metric):
         if "stem" in self.modules:
             lemmas = self.lang == "cs" and self.stemmer == "snowball"
             resources.append("stem:" + ("simplemma" if lemmas else self.stemmer))
+        function_list = self._function_word_language()
+        resources.append(f"fw:{function_list or 'none'}" + ("(meteor15)" if self.function_words == "meteor15" else ""))
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"
         return "|".join([
