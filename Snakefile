@@ -16,10 +16,13 @@ include: "workflow/rules/download.smk"
 include: "workflow/rules/prepare.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/correlate.smk"
+include: "workflow/rules/analyze.smk"
+include: "workflow/rules/paper.smk"
 
 
 rule all:
     default_target: True
     input:
         rules.tables.input,
+        rules.paper.input,
         all_segment_scores(),

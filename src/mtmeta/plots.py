@@ -14,6 +14,15 @@ import pandas as pd  # noqa: E402
 HUMAN_LABELS = {"gt_others": "human: > others", "ge_others": "human: ≥ others", "expected_wins": "human: expected wins"}
 
 
+def save(fig, outputs: list[str | Path]) -> None:
+    """Write a figure to every path (PNG / PDF) without timestamps, so reruns give identical files."""
+    for path in outputs:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        metadata = {"CreationDate": None} if str(path).endswith(".pdf") else {"Software": None}
+        fig.savefig(path, dpi=150, metadata=metadata)
+    plt.close(fig)
+
+
 def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs: list[str | Path]) -> None:
     """One panel per dataset x lp: metric score (y) against human system score (x), r in the title.
 
@@ -35,9 +44,93 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
     fig.tight_layout()
-    for path in outputs:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # Fixed metadata keeps PDFs byte-identical across runs.
-        metadata = {"CreationDate": None} if str(path).endswith(".pdf") else {"Software": None}
-        fig.savefig(path, dpi=150, metadata=metadata)
-    plt.close(fig)
+    save(fig, outputs)
+
+
+def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs: list[str | Path]) -> None:
+    """One panel per target (dataset x lp x statistic), on all segments.
+
+    Two parameters: a heatmap of the first (rows) by the second (columns). One parameter: a curve.
+    """
+    import numpy as np
+
+    table = table[table["split"] == "all"]
+    targets = list(table.groupby(["dataset", "lp", "statistic"], sort=False))
+    columns = min(4, len(targets))
+    rows = math.ceil(len(targets) / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.8 * columns, 3.2 * rows), squeeze=False)
+    for ax, ((dataset, lp, statistic), group) in zip(axes.flat, targets, strict=False):
+        if len(parameters) == 2:
+            grid = group.pivot_table(index=parameters[0], columns=parameters[1], values="value")
+            image = ax.imshow(grid.to_numpy(), origin="lower", aspect="auto", cmap="viridis",
+                              extent=[grid.columns.min(), grid.columns.max(), grid.index.min(), grid.index.max()])
+            best = np.unravel_index(np.nanargmax(grid.to_numpy()), grid.shape)
+            ax.plot(grid.columns[best[1]], grid.index[best[0]], "r*", markersize=10)
+            ax.set_xlabel(parameters[1], fontsize=7)
+            ax.set_ylabel(parameters[0], fontsize=7)
+            fig.colorbar(image, ax=ax, fraction=0.046)
+        else:
+            ax.plot(group[parameters[0]], group["value"], marker="o", markersize=3)
+            ax.set_xlabel(parameters[0], fontsize=7)
+        ax.set_title(f"{dataset} {lp}: {statistic}", fontsize=8)
+        ax.tick_params(labelsize=6)
+    for ax in list(axes.flat)[len(targets):]:
+        ax.set_visible(False)
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    save(fig, outputs)
+
+
+def seed001_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, outputs: list[str | Path]) -> None:
+    """Seed 001's two sweeps: ours (and ours read with alpha mirrored) beside the reported accuracies."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+    rows = alpha_table[alpha_table["row"].str.startswith("alpha ")]
+    left.plot(rows["alpha"], rows["reproduced"], marker="o", ms=3, label="ours (first 10,000 tuples)")
+    left.plot(rows["alpha"], rows["reproduced_at_1_minus_alpha"], ls="--", color="gray", label="ours at 1 - alpha")
+    left.plot(rows["alpha"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red", label="seed 001 (25,568)")
+    baseline = alpha_table[alpha_table["row"].str.startswith("baseline")]
+    left.axhline(float(baseline["reproduced"].iloc[0]), color="tab:blue", lw=0.8, alpha=0.5)
+    left.axhline(float(baseline["reported"].iloc[0]), color="tab:red", lw=0.8, alpha=0.5)
+    left.set(xlabel="alpha", ylabel="three-way accuracy", title="METEOR-basic by alpha (lines: word-match baseline)")
+    left.legend(fontsize=6)
+    rows = gamma_table[gamma_table["row"].str.startswith("gamma ")]
+    alpha = rows["alpha"].iloc[0]
+    right.plot(rows["gamma"], rows["reproduced"], marker="o", ms=3, label=f"ours, alpha {alpha:.2f}")
+    right.plot(rows["gamma"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red", label="seed 001, alpha 0.87")
+    right.set(xlabel="gamma (beta 3)", ylabel="three-way accuracy", title="METEOR with penalty by gamma")
+    right.legend(fontsize=6)
+    for ax in (left, right):
+        ax.title.set_fontsize(8)
+        ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    save(fig, outputs)
+
+
+def overview_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
+    """Seed 003's overview as two heatmaps: system-level Pearson (with > others; the top Williams
+    group starred) and segment-level tau, metrics by dataset and language pair."""
+    import numpy as np
+
+    table = table.assign(column=table["dataset"] + " " + table["lp"])
+    columns = list(dict.fromkeys(table["column"]))
+    metrics = list(dict.fromkeys(table["metric"]))
+    fig, axes = plt.subplots(1, 2, figsize=(max(8.0, 0.9 * len(columns) + 3) * 1.6, 0.32 * len(metrics) + 2.2))
+    for ax, value, title in ((axes[0], "pearson", "system-level Pearson with > others"),
+                             (axes[1], "segment_tau", "segment-level Kendall tau (the year's WMT variant)")):
+        grid = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
+            index=metrics, columns=columns)
+        image = ax.imshow(grid.to_numpy(dtype=float), aspect="auto", cmap="viridis")
+        fig.colorbar(image, ax=ax, fraction=0.03)
+        ax.set_xticks(range(len(columns)), columns, rotation=60, ha="right", fontsize=6)
+        ax.set_yticks(range(len(metrics)), metrics, fontsize=6)
+        ax.set_title(title, fontsize=8)
+        if value == "pearson":
+            top = table[table["williams_rank"] == 1]
+            for _, row in top.iterrows():
+                ax.text(columns.index(row["column"]), metrics.index(row["metric"]), "*", ha="center",
+                        va="center", color="red", fontsize=8)
+        for (i, j), v in np.ndenumerate(grid.to_numpy(dtype=float)):
+            if np.isfinite(v):
+                ax.text(j, i + 0.3, f"{v:.2f}", ha="center", va="center", color="white", fontsize=4)
+    fig.tight_layout()
+    save(fig, outputs)

@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 from mtmeta import metrics as metric_registry
-from mtmeta.config import judgment_source, metric_spec, validate_config
+from mtmeta.config import judgment_source, metric_spec, metrics_of, validate_config
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 
 validate_config(config)
@@ -14,6 +14,9 @@ MIRROR = resolve_mirror(config["data_mirror"], [Path(workflow.basedir), Path.cwd
 PLANS = {name: plan_fetch(name, spec, MIRROR) for name, spec in config["sources"].items()}
 DATASETS = config["datasets"]
 METRICS = config["metrics"]
+# Metric ids scored on each dataset x language pair: the study-wide list plus extra ones.
+METRICS_FOR = {(name, lp): metrics_of(config, name, lp) for name, ds in DATASETS.items() for lp in ds["language_pairs"]}
+ALL_METRICS = list(dict.fromkeys(m for ids in METRICS_FOR.values() for m in ids))
 
 # (dataset, lp) pairs in config order; the system-level ones have WMT-style system judgments.
 DATASET_LPS = [(name, lp) for name, ds in DATASETS.items() for lp in ds["language_pairs"]]
@@ -24,7 +27,8 @@ wildcard_constraints:
     source="|".join(map(re.escape, config["sources"])),
     dataset="|".join(map(re.escape, DATASETS)),
     lp=r"[a-z]{2,3}-[a-z]{2,3}",
-    metric="|".join(map(re.escape, METRICS)),
+    metric="|".join(map(re.escape, ALL_METRICS)),
+    sweep="|".join(map(re.escape, config["sweeps"])) or "NONE",
 
 
 def source_inputs(source):
@@ -54,9 +58,18 @@ def fetch_plan(wildcards):
     return {key: value for key, value in vars(PLANS[wildcards.source]).items() if value is not None}
 
 
+def metric_entry(metric_id):
+    name, params = metric_spec(config, metric_id)
+    return {"id": metric_id, "name": name, "params": params}
+
+
 def metric_params(wildcards):
-    name, params = metric_spec(config, wildcards.metric)
-    return {"id": wildcards.metric, "name": name, "params": params}
+    return metric_entry(wildcards.metric)
+
+
+def repo_file(path):
+    """A file of the repository (not of the working directory), as a path relative to the latter."""
+    return os.path.relpath(Path(workflow.basedir) / path, Path.cwd())
 
 
 def metric_code(wildcards):
@@ -65,7 +78,7 @@ def metric_code(wildcards):
     module_name = metric_registry.METRICS[name].split(":")[0]
     base = Path(workflow.basedir) / "src" / Path(*module_name.split("."))
     files = sorted(base.glob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
-    return [os.path.relpath(path, Path.cwd()) for path in files]
+    return [repo_file(path) for path in files]
 
 
 def metric_resources(wildcards):
@@ -88,7 +101,40 @@ def prepared(kind, pairs=None):
 
 
 def all_segment_scores():
-    return [f"results/scores/{d}/{lp}/{m}.seg.parquet" for d, lp in DATASET_LPS for m in METRICS]
+    return [f"results/scores/{d}/{lp}/{m}.seg.parquet" for d, lp in DATASET_LPS for m in METRICS_FOR[(d, lp)]]
+
+
+def lp_scores(kind):
+    """Input function: one score file per metric scored on the wildcards' dataset x lp."""
+
+    def files(wildcards):
+        pair = (wildcards.dataset, wildcards.lp)
+        return [f"results/scores/{pair[0]}/{pair[1]}/{m}.{kind}" for m in METRICS_FOR[pair]]
+
+    return files
+
+
+def lp_metric_specs(wildcards):
+    return [metric_entry(m) for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]]
+
+
+def sweep_config(wildcards):
+    return config["sweeps"][wildcards.sweep]
+
+
+def sweep_metric(wildcards):
+    return metric_entry(config["sweeps"][wildcards.sweep]["metric"])
+
+
+def sweep_inputs(wildcards):
+    sweep = config["sweeps"][wildcards.sweep]
+    pairs = [(d, lp) for target in sweep["targets"] for d in target["datasets"] for lp in DATASETS[d]["language_pairs"]]
+    pairs = list(dict.fromkeys(pairs))
+    return {
+        "segments": [f"results/scores/{d}/{lp}/{sweep['metric']}.seg.parquet" for d, lp in pairs],
+        "comparisons": prepared("comparisons.parquet", pairs),
+        "summaries": prepared("summary.json", pairs),
+    }
 
 
 def dataset_config(wildcards):

@@ -24,7 +24,7 @@ rule collect_system_level:
         [
             f"results/correlations/{d}/{lp}/{m}.system_level.tsv"
             for d, lp in SYSTEM_LEVEL_LPS
-            for m in METRICS
+            for m in METRICS_FOR[(d, lp)]
         ],
     output:
         tsv=report(

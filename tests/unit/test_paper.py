@@ -1,0 +1,137 @@
+"""The seed tables: our values beside the reported ones, deltas, reasons, Meng's test, the ledger."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from scipy import stats
+
+from mtmeta.paper import (
+    LEDGER_COLUMNS,
+    SEED002_VARIANTS,
+    ledger_rows,
+    overview_markdown,
+    seed001_tables,
+    seed002_table,
+    seed003_overview,
+)
+
+
+def meng_by_hand(r12, r13, r23, n):
+    """Meng, Rosenthal and Rubin (1992), eqs. 1-3, written out independently of mtmeta."""
+    rbar2 = (r12 * r12 + r13 * r13) / 2
+    f = min(1.0, (1 - r23) / (2 * (1 - rbar2)))
+    h = (1 - f * rbar2) / (1 - rbar2)
+    z = (math.atanh(r12) - math.atanh(r13)) * math.sqrt((n - 3) / (2 * (1 - r23) * h))
+    return z, 2 * (1 - stats.norm.cdf(abs(z)))
+
+
+@pytest.fixture
+def seed002_inputs(repo):
+    systems = [f"sys{k}" for k in range(8)]
+    rng = np.random.default_rng(4)
+    human = pd.DataFrame({"system": systems + ["unjudged"], "gt_others": [*np.linspace(0.2, 0.8, 8), np.nan]})
+    scores = {}
+    for k, metric in enumerate(["bleu", *SEED002_VARIANTS.values()]):
+        values = human["gt_others"].fillna(0.5) * (10 + k) + rng.normal(0, 0.6, 9)
+        scores[metric] = pd.DataFrame({"system": human["system"], "score": values, "signature": f"sig-{metric}"})
+    reported = yaml.safe_load((repo / "config/reported/seed002.yaml").read_text())
+    return human, scores, reported
+
+
+def test_seed002_pearson_and_meng_against_bleu(seed002_inputs):
+    human, scores, reported = seed002_inputs
+    table = seed002_table("WMT12", human, scores, reported, {"dataset": "wmt12", "lp": "en-cs", "description": "x"})
+    judged = human.dropna()
+    assert (table["n_systems"] == 8).all()
+    bleu_r = stats.pearsonr(scores["bleu"].score[:8], judged.gt_others).statistic
+    first = table.iloc[0]
+    assert first["metric"] == "bleu" and first["pearson"] == pytest.approx(bleu_r, abs=1e-12)
+    assert first["reported"] == 0.749 and first["delta"] == pytest.approx(bleu_r - 0.749)
+    row = table[table.row == "Meteor, same-pos"].iloc[0]
+    metric = scores["meteor-cs-same-pos"].score[:8]
+    r = stats.pearsonr(metric, judged.gt_others).statistic
+    z, p = meng_by_hand(r, bleu_r, stats.pearsonr(metric, scores["bleu"].score[:8]).statistic, 8)
+    assert row["pearson"] == pytest.approx(r, abs=1e-12)
+    assert row["reported"] == 0.840
+    assert row["meng_z"] == pytest.approx(z, abs=1e-9)
+    assert row["meng_p_two_sided"] == pytest.approx(p, abs=1e-9)
+    assert row["signature"] == "sig-meteor-cs-same-pos"
+    assert row["reason"] == reported["reasons"]["WMT12"]["meteor"]
+    assert len(table) == 1 + len(SEED002_VARIANTS) + 2
+
+
+def test_reason_says_agreement_within_rounding(seed002_inputs):
+    human, scores, reported = seed002_inputs
+    bleu_r = float(np.corrcoef(scores["bleu"].score[:8], human.gt_others[:8])[0, 1])
+    reported["tables"]["simple_substitution"]["baseline"]["WMT12"] = round(bleu_r, 3)
+    table = seed002_table("WMT12", human, scores, reported, {"dataset": "wmt12", "lp": "en-cs", "description": "x"})
+    assert table.iloc[0]["reason"] == "agrees within the reported rounding"
+
+
+def seed001_sweep(accuracy):
+    """A full alpha x gamma grid on the evaluator with a made-up accuracy surface."""
+    rows = []
+    grid = np.round(np.arange(0, 1.0001, 0.05), 10)
+    for split in ("all", "A", "B"):
+        for alpha in grid:
+            for gamma in grid:
+                rows.append({"alpha": alpha, "gamma": gamma, "dataset": "evaluator", "lp": "xx-en",
+                             "statistic": "three_way_accuracy", "split": split, "value": accuracy(alpha, gamma)})
+    return pd.DataFrame(rows)
+
+
+def test_seed001_tables(repo):
+    reported = yaml.safe_load((repo / "config/reported/seed001.yaml").read_text())
+    sweep = seed001_sweep(lambda a, g: 0.5 + 0.01 * a - 0.02 * (g - 0.3) ** 2)
+    best = pd.Series({"best_alpha": 0.2, "best_gamma": 0.4, "best_value": 0.51, "cv_value": 0.505})
+    alpha, gamma, modules = seed001_tables(sweep, {"exact+synonym": best}, 0.45, 0.501, 0.502, reported, 10000)
+    row = alpha[alpha.row == "alpha 0.10"].iloc[0]
+    assert row["reproduced"] == pytest.approx(0.5 + 0.001 - 0.02 * 0.09)
+    assert row["reproduced_at_1_minus_alpha"] == pytest.approx(0.5 + 0.009 - 0.02 * 0.09)
+    assert row["reported"] == 0.4979 and row["delta"] == pytest.approx(row["reproduced"] - 0.4979)
+    assert alpha.iloc[0]["row"].startswith("baseline") and alpha.iloc[0]["reproduced"] == 0.45
+    tuned = alpha[alpha.row == "seed's tuned alpha"].iloc[0]
+    assert (tuned["alpha"], tuned["reproduced"], tuned["reported"]) == (0.87, 0.501, 0.5045)
+    # METEOR-basic is gamma 0, where the surface peaks at alpha 1.
+    best_basic = alpha[alpha.row.str.startswith("best alpha")].iloc[0]
+    assert best_basic["alpha"] == 1.0
+    assert (gamma["alpha"].iloc[0], gamma[gamma.row == "gamma 0.30"]["reproduced"].iloc[0]) == (1.0, 0.51)
+    assert gamma[gamma.row == "best alpha x gamma (in-sample)"][["alpha", "gamma"]].iloc[0].tolist() == [1.0, 0.3]
+    assert modules.set_index("row").loc["exact+synonym", "reported"] == 0.5081
+    assert (alpha["n_items"] == 10000).all()
+
+
+def test_ledger_rows_keep_only_reported_numbers():
+    frame = pd.DataFrame({"row": ["x", "y"], "reproduced": [0.5, 0.6], "reported": [0.4, None],
+                          "delta": [0.1, math.nan], "reason": ["r", ""]})
+    ledger = ledger_rows("001", "alpha", frame, "accuracy")
+    assert list(ledger.columns) == LEDGER_COLUMNS
+    assert ledger.to_dict("records") == [{"seed": "001", "table": "alpha", "row": "x", "column": "accuracy",
+                                          "reported": 0.4, "reproduced": 0.5, "delta": 0.1, "reason": "r"}]
+
+
+def test_seed003_overview_joins_levels_intervals_and_ranks():
+    system_level = pd.DataFrame({
+        "dataset": ["wmt12", "wmt12", "wmt12"], "lp": ["en-cs"] * 3, "metric": ["bleu", "bleu", "ter"],
+        "human_score": ["gt_others", "ge_others", "gt_others"], "n_systems": [13] * 3,
+        "pearson": [0.79, 0.7, 0.75], "pearson_p": [0.001] * 3, "spearman": [0.8, 0.7, 0.7],
+        "spearman_p": [0.001] * 3})
+    segment_level = pd.DataFrame({"dataset": ["wmt12", "wmt12", "evaluator"], "lp": ["en-cs", "en-cs", "xx-en"],
+                                  "metric": ["bleu", "ter", "bleu"], "n_comparisons": [100, 100, 50],
+                                  "tau_wmt12": [0.1, 0.2, 0.3], "tau_wmt14": [0.15, 0.25, 0.35],
+                                  "three_way_accuracy": [0.4, 0.5, 0.6]})
+    ranks = pd.DataFrame({"dataset": ["wmt12"] * 2, "lp": ["en-cs"] * 2, "metric": ["bleu", "ter"], "rank": [1, 2]})
+    bootstrap = pd.DataFrame({"dataset": ["wmt12"], "lp": ["en-cs"], "metric": ["bleu"], "human_score": ["gt_others"],
+                              "pearson_low": [0.6], "pearson_high": [0.9], "spearman_low": [0.5],
+                              "spearman_high": [0.95], "draws": [1000]})
+    table = seed003_overview(system_level, segment_level, ranks, {"wmt12": "wmt12"}, bootstrap)
+    bleu = table[(table.metric == "bleu") & (table.dataset == "wmt12")].iloc[0]
+    assert (bleu["pearson"], bleu["pearson_low"], bleu["segment_tau"], bleu["williams_rank"]) == (0.79, 0.6, 0.1, 1)
+    evaluator = table[table.dataset == "evaluator"].iloc[0]
+    assert evaluator["tau_variant"] == "wmt14" and evaluator["segment_tau"] == 0.35
+    assert len(table) == 3
+    markdown = overview_markdown(table, "pearson", "t")
+    assert "| bleu | **0.790** |" in markdown and "| ter | 0.750 (2) |" in markdown
