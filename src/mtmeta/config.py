@@ -96,6 +96,17 @@ def _check_references(config: dict) -> None:
                     raise ConfigError(f"datasets.{name}.extra_metrics names {lp}, not one of its language pairs")
         for metric_id in metrics_of(config, name):
             check_metric(metric_id, f"datasets.{name}.extra_metrics")
+    for model, spec in config.get("embeddings", {}).items():
+        for entry in spec["corpus"]:
+            if entry != "study":
+                need(entry, f"embeddings.{model}.corpus")
+        for lang, pretrained in spec["pretrained"].items():
+            need(pretrained["source"], f"embeddings.{model}.pretrained.{lang}")
+    for metric_id, setting in config["metric_settings"].items():
+        model = setting.get("params", {}).get("embeddings")
+        if model is not None and model not in config.get("embeddings", {}):
+            raise ConfigError(f"metric_settings.{metric_id} uses embeddings {model!r}, which is not declared "
+                              f"under embeddings (declared: {', '.join(config.get('embeddings', {})) or 'none'})")
     for name, sweep in config.get("sweeps", {}).items():
         for target in sweep["targets"]:
             for dataset in target["datasets"]:

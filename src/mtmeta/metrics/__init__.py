@@ -19,6 +19,7 @@ METRICS: dict[str, str] = {
     "lepor": "mtmeta.metrics.lepor:LEPOR",
     "hlepor": "mtmeta.metrics.lepor:HLEPOR",
     "wordmatch": "mtmeta.metrics.wordmatch:WordMatch",
+    "softbleu": "mtmeta.metrics.softbleu:SoftBLEU",
 }
 
 
@@ -35,6 +36,12 @@ def required_sources(name: str, lang: str, **params) -> list[str]:
     """Source ids (declared in config) a metric reads for this language and these parameters."""
     cls = metric_class(name)
     finder = getattr(cls, "required_sources", None)
+    return finder(lang, **params) if finder else []
+
+
+def required_files(name: str, lang: str, **params) -> list[str]:
+    """Workflow products (not sources) a metric reads, e.g. trained word vectors."""
+    finder = getattr(metric_class(name), "required_files", None)
     return finder(lang, **params) if finder else []
 
 

@@ -1,0 +1,225 @@
+"""Embedding-softened BLEU (seed 000): BLEU whose matches earn word2vec similarity for near misses.
+
+Statistics extend sacrebleu's BLEU rows: ``[hyp_len, ref_len, exact_1..N, soft_1..N, total_1..N]``.
+``exact_n`` are sacrebleu's clipped n-gram matches (computed by sacrebleu); ``soft_n`` is the
+credit earned by the n-grams left unmatched, as below. BLEU is then computed by sacrebleu's own
+formula with ``correct_n = exact_n + soft_n``, so with no soft credit the score *is* sacreBLEU's.
+
+Soft credit, after all exact clipped matches (order n = 1, and n > 1 with ``phrase=true``):
+
+- ``method=similarity`` (seed 000's "similarity method", unigrams): each unmatched hypothesis
+  unigram adds its largest cosine similarity to a remaining unmatched reference unigram, and that
+  reference unigram is removed.
+- ``method=generation`` (seed 000's "generation method"): each reference word offers its ``k``
+  nearest neighbours in the embedding space, weighted by similarity; an unmatched hypothesis word
+  that is one of a remaining reference word's neighbours earns that weight.
+- ``phrase=true`` (orders 2..N): an unmatched hypothesis n-gram that differs from a remaining
+  reference n-gram in exactly one word earns that word pair's similarity, if the hypothesis word
+  is among the reference word's ``k`` nearest neighbours.
+- ``assignment=greedy`` takes the hypothesis items in sentence order, each choosing its best
+  remaining reference item (ties: the first in reference order), as the seed describes;
+  ``assignment=optimal`` maximises the total credit with a one-to-one assignment (Hungarian).
+- Similarities at or below ``floor`` (default 0) earn nothing: negative ones never subtract.
+  A word outside the embedding vocabulary has similarity 0.
+
+The vectors come from the workflow's ``train_embeddings`` (``results/embeddings/<model>/<lang>/``)
+or any word2vec file (``vectors=PATH``); their sha256 enters the signature.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import sacrebleu
+from scipy.optimize import linear_sum_assignment
+
+from mtmeta import __version__
+from mtmeta.embeddings import Vectors, load_vectors
+from mtmeta.errors import ConfigError
+from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.bleu import BLEU
+
+METHODS = ("similarity", "generation")
+ASSIGNMENTS = ("greedy", "optimal")
+
+
+def _unmatched(hyp: list[tuple], ref: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+    """Hypothesis items beyond their clipped count (in order), and the reference items left over."""
+    ref_counts = Counter(ref)
+    hyp_left = []
+    for item in hyp:
+        if ref_counts[item] > 0:
+            ref_counts[item] -= 1
+        else:
+            hyp_left.append(item)
+    ref_left = []
+    for item in ref:  # reference order; which copy of a repeated item remains does not matter
+        if ref_counts[item] > 0:
+            ref_counts[item] -= 1
+            ref_left.append(item)
+    return hyp_left, ref_left
+
+
+def _assign(credit: np.ndarray, assignment: str) -> float:
+    """Total credit of a one-to-one matching of rows (hypothesis) to columns (reference)."""
+    if credit.size == 0 or not credit.any():
+        return 0.0
+    if assignment == "optimal":
+        rows, cols = linear_sum_assignment(credit, maximize=True)
+        return float(credit[rows, cols].sum())
+    available = np.ones(credit.shape[1], dtype=bool)
+    total = 0.0
+    for row in credit:
+        masked = np.where(available, row, 0.0)
+        j = int(np.argmax(masked))
+        if masked[j] > 0:
+            total += float(masked[j])
+            available[j] = False
+    return total
+
+
+class SoftBLEU(Metric):
+    name = "softbleu"
+
+    def __init__(self, lang: str | None = None, embeddings: str = "study-w2v", method: str = "similarity",
+                 assignment: str = "greedy", floor: float = 0.0, k: int = 3, phrase: bool = False,
+                 vectors: str | Vectors | None = None, binary: bool = True,
+                 embeddings_root: str = "results/embeddings", tokenize: str | None = None, tokenized: bool = False,
+                 lowercase: bool = False, smooth_method: str = "exp", smooth_value: float | None = None,
+                 max_ngram_order: int = 4):
+        if method not in METHODS:
+            raise ConfigError(f"softbleu: unknown method {method!r}; known: {', '.join(METHODS)}")
+        if assignment not in ASSIGNMENTS:
+            raise ConfigError(f"softbleu: unknown assignment {assignment!r}; known: {', '.join(ASSIGNMENTS)}")
+        if floor < 0:
+            raise ConfigError(f"softbleu: floor must be >= 0 (negative similarities never subtract), got {floor}")
+        if (method == "generation" or phrase) and k < 1:
+            raise ConfigError(f"softbleu: k must be >= 1 for the generation and phrase methods, got {k}")
+        self.lang = lang
+        self.embeddings = embeddings
+        self.method, self.assignment, self.floor, self.k, self.phrase = method, assignment, float(floor), k, phrase
+        self.order = max_ngram_order
+        self.smooth_method, self.smooth_value = smooth_method, smooth_value
+        self._bleu = BLEU(lang=lang, tokenize=tokenize, tokenized=tokenized, smooth_method=smooth_method,
+                          smooth_value=smooth_value, lowercase=lowercase, max_ngram_order=max_ngram_order)
+        if vectors is None or isinstance(vectors, (str, Path)):
+            self._vectors: Vectors | None = None
+            self.vectors_path = Path(vectors) if vectors else self.vectors_file(embeddings_root, embeddings, lang)
+        else:  # loaded vectors (anything with similarities / neighbours / digest)
+            self._vectors = vectors
+            self.vectors_path = None
+        self.binary = binary
+
+    @staticmethod
+    def vectors_file(root: str, embeddings: str, lang: str | None) -> Path:
+        if not lang:
+            raise ConfigError("softbleu needs the target language (lang=...) to find its word vectors")
+        return Path(root) / embeddings / lang / "vectors.bin"
+
+    @classmethod
+    def required_files(cls, lang: str, **params) -> list[str]:
+        """Files the workflow must build first: the word vectors of this model and language."""
+        if params.get("vectors"):
+            return [str(params["vectors"])]
+        return [str(cls.vectors_file(params.get("embeddings_root", "results/embeddings"),
+                                     params.get("embeddings", "study-w2v"), lang))]
+
+    @property
+    def vectors(self) -> Vectors:
+        if self._vectors is None:
+            self._vectors = load_vectors(str(self.vectors_path), self.binary)
+        return self._vectors
+
+    @property
+    def stat_names(self) -> list[str]:
+        n = range(1, self.order + 1)
+        return ["hyp_len", "ref_len", *(f"exact_{i}" for i in n), *(f"soft_{i}" for i in n),
+                *(f"total_{i}" for i in n)]
+
+    # -- soft credit ------------------------------------------------------------------------
+
+    def _unigram_credit(self, hyp: list[str], ref: list[str]) -> float:
+        hyp_left, ref_left = _unmatched([(w,) for w in hyp], [(w,) for w in ref])
+        if not hyp_left or not ref_left:
+            return 0.0
+        h = [item[0] for item in hyp_left]
+        r = [item[0] for item in ref_left]
+        credit = self.vectors.similarities(h, r)
+        if self.method == "generation":
+            allowed = np.array([[word in self.vectors.neighbours(ref_word, self.k) for ref_word in r] for word in h])
+            credit = np.where(allowed, credit, 0.0)
+        return _assign(np.where(credit > self.floor, credit, 0.0), self.assignment)
+
+    def _phrase_credit(self, hyp: list[str], ref: list[str], n: int) -> float:
+        hyp_grams = [tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1)]
+        ref_grams = [tuple(ref[i : i + n]) for i in range(len(ref) - n + 1)]
+        hyp_left, ref_left = _unmatched(hyp_grams, ref_grams)
+        if not hyp_left or not ref_left:
+            return 0.0
+        vocabulary = {w: k for k, w in enumerate(dict.fromkeys(w for g in hyp_left + ref_left for w in g))}
+        h = np.array([[vocabulary[w] for w in g] for g in hyp_left])
+        r = np.array([[vocabulary[w] for w in g] for g in ref_left])
+        differs = h[:, None, :] != r[None, :, :]
+        one_off = differs.sum(axis=2) == 1
+        credit = np.zeros(one_off.shape)
+        for i, j in zip(*np.nonzero(one_off), strict=True):
+            position = int(np.argmax(differs[i, j]))
+            hyp_word, ref_word = hyp_left[i][position], ref_left[j][position]
+            similarity = self.vectors.neighbours(ref_word, self.k).get(hyp_word, 0.0)
+            credit[i, j] = similarity if similarity > self.floor else 0.0
+        return _assign(credit, self.assignment)
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        check_references(hypotheses, references)
+        if len(references) != 1:
+            raise ValueError(f"softbleu is defined for one reference per segment (seed 000), "
+                             f"got {len(references)} reference streams")
+        base = self._bleu.stats(hypotheses, references)  # sacrebleu's rows: lengths, correct, total
+        n = self.order
+        out = np.zeros((len(hypotheses), 2 + 3 * n))
+        out[:, :2] = base[:, :2]
+        out[:, 2 : 2 + n] = base[:, 2 : 2 + n]
+        out[:, 2 + 2 * n :] = base[:, 2 + n :]
+        preprocess = self._bleu._metric._preprocess_segment
+        for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
+            hyp_words = preprocess(hyp).split()
+            ref_words = preprocess(ref).split() if ref is not None else []
+            out[row, 2 + n] = self._unigram_credit(hyp_words, ref_words)
+            if self.phrase:
+                for order in range(2, n + 1):
+                    out[row, 2 + n + order - 1] = self._phrase_credit(hyp_words, ref_words, order)
+        return out
+
+    # -- scores -------------------------------------------------------------------------------
+
+    def _bleu_of(self, row: np.ndarray, effective_order: bool) -> float:
+        n = self.order
+        correct = (row[2 : 2 + n] + row[2 + n : 2 + 2 * n]).tolist()
+        total = row[2 + 2 * n :].tolist()
+        lengths = []
+        for value in row[:2]:  # sacrebleu formats lengths as integers; weights must be counts
+            if not float(value).is_integer():
+                raise ValueError(f"softbleu: lengths must be whole numbers (integer weights), got {value}")
+            lengths.append(int(value))
+        return sacrebleu.BLEU.compute_bleu(correct, total, *lengths, self.smooth_method, self.smooth_value,
+                                           effective_order, n).score
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        return np.array([self._bleu_of(row, True) for row in np.atleast_2d(stats)])
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return self._bleu_of(stats.sum(axis=0), False)
+
+    def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
+        return self._bleu_of((np.asarray(weights)[:, None] * stats).sum(axis=0), False)
+
+    def signature(self) -> str:
+        digest = self.vectors.digest[:12] if self.vectors.digest else "unhashed"
+        soft = (f"emb:{self.embeddings}@{digest}|method:{self.method}|assign:{self.assignment}|floor:{self.floor:g}"
+                f"|k:{self.k if (self.method == 'generation' or self.phrase) else '-'}"
+                f"|phrase:{'yes' if self.phrase else 'no'}")
+        bleu = self._bleu.signature().split("|", 1)[1].replace("|version:", "|sacrebleu:")
+        return f"softBLEU|{soft}|{bleu}|version:{__version__}"

@@ -1,0 +1,191 @@
+"""Embedding-softened BLEU (seed 000) on hand-checked cases, and the word-vector utilities."""
+
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import sacrebleu
+
+from mtmeta import metrics
+from mtmeta.embeddings import Vectors, sha256_file, train
+from mtmeta.errors import ConfigError
+
+
+class StubVectors:
+    """Similarities given by hand (symmetric, 0 otherwise); neighbours ranked by them."""
+
+    digest = "0123456789abcdef"
+
+    def __init__(self, sims):
+        self.sims = {frozenset(pair): value for pair, value in sims.items()}
+        self.vocab = sorted({w for pair in sims for w in pair})
+
+    def similarity(self, a, b):
+        return self.sims.get(frozenset((a, b)), 0.0)
+
+    def similarities(self, words_a, words_b):
+        return np.array([[self.similarity(a, b) for b in words_b] for a in words_a]).reshape(len(words_a), -1)
+
+    def neighbours(self, word, k):
+        others = sorted((w for w in self.vocab if w != word and self.similarity(word, w) != 0),
+                        key=lambda w: -self.similarity(word, w))
+        return {w: self.similarity(word, w) for w in others[:k]}
+
+
+SHOP = StubVectors({("store", "supermarket"): 0.2, ("store", "shop"): 0.7, ("store", "market"): 0.5})
+REF = "the boy went to the store"
+HYP = "the boy went to the supermarket"
+
+
+def soft(**params):
+    return metrics.get("softbleu", lang="en", vectors=params.pop("vectors", SHOP), **params)
+
+
+def bleu_by_hand(correct, total, hyp_len, ref_len):
+    bp = 1.0 if hyp_len >= ref_len else math.exp(1 - ref_len / hyp_len)
+    return 100 * bp * math.exp(sum(math.log(c / t) for c, t in zip(correct, total, strict=True)) / len(total))
+
+
+def test_supermarket_earns_its_similarity_not_one():
+    metric = soft()
+    stats = metric.stats([HYP], [[REF]])
+    row = dict(zip(metric.stat_names, stats[0], strict=True))
+    assert (row["exact_1"], row["soft_1"], row["total_1"]) == (5, pytest.approx(0.2), 6)
+    assert row["soft_2"] == row["soft_3"] == row["soft_4"] == 0  # higher orders stay exact
+    assert metric.corpus_score(stats) == pytest.approx(bleu_by_hand([5.2, 4, 3, 2], [6, 5, 4, 3], 6, 6), abs=1e-12)
+    assert metric.corpus_score(stats) > sacrebleu.corpus_bleu([HYP], [[REF]]).score
+
+
+def test_no_soft_credit_is_exactly_sacrebleu():
+    hyps = [HYP, "a completely different sentence", "the boy went to the store"]
+    refs = [[REF, "nothing alike here at all", REF]]
+    metric = soft(floor=0.2)  # 0.2 is at the floor: earns nothing
+    stats = metric.stats(hyps, refs)
+    assert not stats[:, 6:10].any()
+    assert metric.corpus_score(stats) == sacrebleu.corpus_bleu(hyps, refs).score
+    for k, hyp in enumerate(hyps):
+        assert metric.segment_scores(stats)[k] == sacrebleu.sentence_bleu(hyp, [refs[0][k]]).score
+
+
+def test_greedy_in_order_versus_optimal_assignment():
+    vectors = StubVectors({("a", "x"): 0.9, ("a", "y"): 0.8, ("b", "x"): 0.7, ("b", "y"): 0.1})
+    hyp, ref = ["w a b"], [["w x y"]]
+    greedy = soft(vectors=vectors).stats(hyp, ref)[0]
+    optimal = soft(vectors=vectors, assignment="optimal").stats(hyp, ref)[0]
+    assert greedy[6] == pytest.approx(0.9 + 0.1)  # a takes x first; b is left with y
+    assert optimal[6] == pytest.approx(0.8 + 0.7)
+
+
+def test_negative_similarity_never_subtracts_and_unknown_words_are_zero():
+    vectors = StubVectors({("good", "bad"): -0.6})
+    stats = soft(vectors=vectors).stats(["it was good", "it was zzz"], [["it was bad", "it was bad"]])
+    assert stats[0, 6] == 0 and stats[1, 6] == 0
+    real = Vectors(["bad", "good"], np.array([[1.0, 0.0], [-1.0, 0.2]]))
+    assert real.similarity("good", "unknown") == 0.0
+    assert soft(vectors=real).stats(["it was good"], [["it was bad"]])[0, 6] == 0
+
+
+def test_removed_reference_word_is_not_reused():
+    vectors = StubVectors({("the", "cat"): 0.3})
+    stats = soft(vectors=vectors).stats(["the the the"], [["the cat"]])
+    assert (stats[0, 2], stats[0, 6]) == (1, pytest.approx(0.3))  # one exact, then one soft match only
+
+
+def test_generation_method_needs_a_nearest_neighbour():
+    # store's neighbours: shop 0.7, market 0.5, supermarket 0.2.
+    assert soft(method="generation", k=2).stats([HYP], [[REF]])[0, 6] == 0
+    assert soft(method="generation", k=3).stats([HYP], [[REF]])[0, 6] == pytest.approx(0.2)
+    assert soft(method="generation", k=1).stats(["the boy went to the shop"], [[REF]])[0, 6] == pytest.approx(0.7)
+
+
+def test_phrase_variant_credits_ngrams_one_word_off():
+    metric = soft(method="generation", phrase=True, k=3)
+    stats = metric.stats([HYP], [[REF]])[0]
+    soft_credit = dict(zip(metric.stat_names, stats, strict=True))
+    # "the supermarket", "to the supermarket", "went to the supermarket" each differ in one word.
+    assert [soft_credit[f"soft_{n}"] for n in (1, 2, 3, 4)] == pytest.approx([0.2, 0.2, 0.2, 0.2])
+    two_off = metric.stats(["the boy ran to the supermarket"], [[REF]])[0]
+    # "ran to the supermarket" differs in two words from "went to the store": no 4-gram credit.
+    assert two_off[6 + 3] == 0 and two_off[6 + 1] == pytest.approx(0.2)
+
+
+def test_signature_and_errors():
+    metric = soft(method="generation", k=3)
+    metric.stats([HYP], [[REF]])
+    signature = metric.signature()
+    assert signature.startswith("softBLEU|emb:study-w2v@0123456789ab|method:generation|assign:greedy|floor:0|k:3")
+    assert "|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|sacrebleu:2.6.0|version:" in signature
+    with pytest.raises(ValueError, match="one reference"):
+        soft().stats([HYP], [[REF], [REF]])
+    with pytest.raises(ConfigError, match="floor"):
+        soft(floor=-0.1)
+    with pytest.raises(ConfigError, match="method"):
+        soft(method="cosine")
+    required = metrics.metric_class("softbleu").required_files("cs", embeddings="m")
+    assert required == ["results/embeddings/m/cs/vectors.bin"]
+
+
+def test_vectors_cosine_and_neighbours():
+    vectors = Vectors(["a", "b", "c", "d"], np.array([[1.0, 0], [0.6, 0.8], [0, 2.0], [-1.0, 0]]))
+    assert vectors.similarity("a", "b") == pytest.approx(0.6)
+    assert vectors.neighbours("a", 2) == pytest.approx({"b": 0.6, "c": 0.0})
+    np.testing.assert_allclose(vectors.similarities(["a", "zz"], ["c", "b"]), [[0.0, 0.6], [0.0, 0.0]])
+
+
+TRAIN = """
+import sys
+from mtmeta.embeddings import train
+print(train(sys.argv[1], {"vector_size": 8, "min_count": 1, "epochs": 2, "seed": 3}, sys.argv[2])["sha256"])
+"""
+
+
+def test_training_is_deterministic_across_hash_seeds(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(["the cat sat on the mat", "the dog sat on the rug", "a cat and a dog"] * 20) + "\n")
+    digests = set()
+    for hash_seed in ("0", "123"):
+        out = tmp_path / f"vectors{hash_seed}.bin"
+        result = subprocess.run([sys.executable, "-c", TRAIN, str(corpus), str(out)], capture_output=True, text=True,
+                                env={**os.environ, "PYTHONHASHSEED": hash_seed}, check=True)
+        digests.add(result.stdout.strip())
+        assert result.stdout.strip() == sha256_file(out)
+    assert len(digests) == 1
+    summary = train(corpus, {"vector_size": 8, "min_count": 1, "epochs": 2, "seed": 3}, tmp_path / "again.bin")
+    assert summary["sha256"] in digests and summary["vocabulary"] == 9
+    assert summary["corpus_tokens"] == 6 * 20 * 2 + 5 * 20
+    vectors = Vectors.load(tmp_path / "again.bin")
+    assert len(vectors.words) == 9 and vectors.digest == summary["sha256"]
+
+
+def test_corpus_of_a_language_from_a_wmt_tree(tmp_path):
+    from mtmeta.embeddings import corpus_parts, study_text_files, write_corpus
+
+    root = tmp_path / "resources" / "tiny" / "extracted"
+    files = {
+        "data/refs/test-ref.en": "The cat sat.\nA dog!\n",
+        "data/refs/test-ref.de": "Die Katze.\nEin Hund.\n",
+        "data/srcs/test-src.en": "English source one.\n\n",
+        "data/srcs/test-src.de": "Deutsch.\nZwei.\n",
+        "data/out/de-en/test.de-en.sysA": "the cat sat .\na dog\n",
+        "data/out/de-en/test.de-en.sysA~": "editor backup\n",
+        "data/out/en-de/test.en-de.sysB": "Katze\nHund\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (tmp_path / "resources" / "tiny" / "manifest.json").write_text('{"archive": true}')
+    layout = {"reference": "data/refs/test-ref.{trg}", "source": "data/srcs/test-src.{src}",
+              "system": "data/out/{lp}/test.{lp}.{system}"}
+    from mtmeta.data.corpus import Layout
+
+    found = study_text_files(root, Layout.from_config(layout), "en")
+    assert [(kind, path.name) for kind, path in found] == [
+        ("output de-en", "test.de-en.sysA"), ("reference", "test-ref.en"), ("source", "test-src.en")]
+    plan = [{"kind": "wmt", "source": "tiny", "layout": layout, "exclude_files": ["*~"]}]
+    summary = write_corpus(corpus_parts(plan, "en", resources=tmp_path / "resources"), tmp_path / "corpus.txt")
+    assert (tmp_path / "corpus.txt").read_text().splitlines() == [
+        "the cat sat .", "a dog", "The cat sat .", "A dog !", "English source one ."]
+    assert (summary["sentences"], summary["tokens"], summary["empty_lines_skipped"]) == (5, 17, 1)
