@@ -16,8 +16,13 @@ from mtmeta.metrics.base import Metric
 log = logging.getLogger(__name__)
 
 
-def score_segments(segments: pd.DataFrame, metric: Metric) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return ``(segment_table, system_table)`` for every system in ``segments``."""
+def score_segments(segments: pd.DataFrame, metric: Metric,
+                   own_references: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return ``(segment_table, system_table)`` for every system in ``segments``.
+
+    Every system must cover the same segments. Their references must be identical too, unless
+    ``own_references`` (targeted paraphrasing gives each system its own references).
+    """
     ordered = segments.sort_values(["system", "seg_id"], kind="stable")
     first = ordered.loc[ordered["system"] == ordered["system"].iloc[0]]
     references = first["reference"].tolist()
@@ -25,6 +30,8 @@ def score_segments(segments: pd.DataFrame, metric: Metric) -> tuple[pd.DataFrame
     seg_frames, sys_rows = [], []
     systems = list(dict.fromkeys(ordered["system"]))
     for number, (system, rows) in enumerate(ordered.groupby("system", sort=True), start=1):
+        if own_references:
+            references = rows["reference"].tolist()
         if not np.array_equal(rows["seg_id"].to_numpy(), seg_ids) or rows["reference"].tolist() != references:
             raise ValueError(f"system {system!r} does not cover the same segments and references as {systems[0]!r}")
         stats = metric.stats(rows["hypothesis"].tolist(), [references])

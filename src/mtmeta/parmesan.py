@@ -1,0 +1,268 @@
+"""Targeted paraphrasing of references (seed 002, "Parmesan"): new references closer in wording to
+each hypothesis, scored afterwards with unchanged metrics.
+
+For one (hypothesis, reference) pair, with lemma sets W_L (hypothesis) and R_L (reference):
+
+- **One-word candidates** are the pairs (r, w) with r in R_L - W_L and w in W_L - R_L that the
+  paraphrase lexicon lists; **multi-word candidates** pair a reference word sequence with a
+  hypothesis word sequence (up to 7 words each, not both single words) that the lexicon lists,
+  where the reference sequence does not occur in the hypothesis nor the hypothesis sequence in the
+  reference (the same set differences, for sequences).
+- **Selection** ``greedy`` takes every candidate; ``alignment`` keeps only one-word pairs linked by
+  a word alignment of reference and hypothesis, and phrase pairs consistent with it (Och's
+  criterion: some link inside, none leaving the pair on either side).
+- **Orders**: ``one-word-only`` walks the reference from left to right and replaces a word whose
+  lemma has a candidate by the hypothesis word form carrying the paraphrase lemma;
+  ``one-word-first`` then applies phrase pairs, longest reference sequence first, never touching
+  a changed word; ``multi-word-first`` applies phrase pairs first, then single words on what is
+  left unchanged.
+- Choices the seed leaves open, made here and documented: a word with several paraphrases takes
+  the first in the lexicon's order; each hypothesis word serves as a replacement at most once.
+
+Everything here is pure: lemmatiser, lexicon and alignment links are passed in.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from mtmeta.errors import ConfigError
+
+ORDERS = ("one-word-only", "one-word-first", "multi-word-first")
+SELECTIONS = ("greedy", "alignment")
+MAX_PHRASE = 7  # the longest paraphrases of the seed's tables
+
+
+@dataclass
+class Lexicon:
+    """Paraphrase pairs over lemmas: single words, and sequences where one side has several words."""
+
+    words: dict[str, tuple[str, ...]]
+    phrases: dict[tuple[str, ...], frozenset[tuple[str, ...]]]
+    max_phrase: int = MAX_PHRASE
+    n_entries: int = 0
+
+    @classmethod
+    def build(cls, entries: Iterable[tuple[str, str]], lemma: Callable[[str], str],
+              max_phrase: int = MAX_PHRASE) -> Lexicon:
+        """From (phrase, paraphrase) pairs of word forms or lemmas; both directions are added
+        (synonymy is symmetric), each side lemmatised word by word."""
+        words: dict[str, list[str]] = defaultdict(list)
+        phrases: dict[tuple[str, ...], set[tuple[str, ...]]] = defaultdict(set)
+        n = 0
+        for phrase, paraphrase in entries:
+            a = tuple(lemma(w) for w in phrase.split())
+            b = tuple(lemma(w) for w in paraphrase.split())
+            if not a or not b or a == b or len(a) > max_phrase or len(b) > max_phrase:
+                continue
+            n += 1
+            if len(a) == 1 and len(b) == 1:
+                for x, y in ((a[0], b[0]), (b[0], a[0])):
+                    if y not in words[x]:
+                        words[x].append(y)
+            else:
+                phrases[a].add(b)
+                phrases[b].add(a)
+        return cls({k: tuple(v) for k, v in words.items()}, {k: frozenset(v) for k, v in phrases.items()},
+                   max_phrase, n)
+
+    def keep_pairs(self, allowed: set[tuple[str, str]]) -> Lexicon:
+        """The one-word part restricted to ``allowed`` lemma pairs (either direction); phrases dropped."""
+        words = {}
+        for x, ys in self.words.items():
+            kept = tuple(y for y in ys if (x, y) in allowed or (y, x) in allowed)
+            if kept:
+                words[x] = kept
+        return Lexicon(words, {}, self.max_phrase, len(allowed))
+
+    def word_pairs(self) -> list[tuple[str, str]]:
+        """Every one-word pair once (unordered), in the lexicon's order."""
+        seen, pairs = set(), []
+        for x, ys in self.words.items():
+            for y in ys:
+                key = (x, y) if x <= y else (y, x)
+                if key not in seen:
+                    seen.add(key)
+                    pairs.append(key)
+        return pairs
+
+
+@dataclass
+class Substitution:
+    kind: str  # "word" or "phrase"
+    ref_span: tuple[int, int]
+    hyp_span: tuple[int, int]
+    before: str
+    after: str
+
+
+@dataclass
+class Paraphrased:
+    tokens: list[str]
+    substitutions: list[Substitution] = field(default_factory=list)
+
+    @property
+    def words(self) -> int:
+        return sum(1 for s in self.substitutions if s.kind == "word")
+
+    @property
+    def phrases(self) -> int:
+        return sum(1 for s in self.substitutions if s.kind == "phrase")
+
+
+def _occurs(sequence: tuple[str, ...], index: dict[tuple[str, ...], list[int]]) -> bool:
+    return sequence in index
+
+
+def _ngram_index(lemmas: list[str], max_n: int) -> dict[tuple[str, ...], list[int]]:
+    index: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for n in range(1, max_n + 1):
+        for i in range(len(lemmas) - n + 1):
+            index[tuple(lemmas[i : i + n])].append(i)
+    return index
+
+
+def _consistent(ref_span: tuple[int, int], hyp_span: tuple[int, int], links: set[tuple[int, int]]) -> bool:
+    """Och's phrase-extraction criterion for a (reference span, hypothesis span) pair."""
+    (r0, r1), (h0, h1) = ref_span, hyp_span
+    inside = False
+    for i, j in links:
+        in_ref, in_hyp = r0 <= i < r1, h0 <= j < h1
+        if in_ref != in_hyp:
+            return False
+        inside |= in_ref
+    return inside
+
+
+class Paraphraser:
+    """Paraphrase references towards hypotheses with one lexicon, selection and order."""
+
+    def __init__(self, lexicon: Lexicon, lemma: Callable[[str], str], order: str = "one-word-only"):
+        if order not in ORDERS:
+            raise ConfigError(f"unknown substitution order {order!r}; known: {', '.join(ORDERS)}")
+        self.lexicon, self.lemma, self.order = lexicon, lemma, order
+
+    def __call__(self, reference: list[str], hypothesis: list[str],
+                 links: set[tuple[int, int]] | None = None) -> Paraphrased:
+        """``links``: word alignment (reference index, hypothesis index); None for greedy selection."""
+        ref_lemmas = [self.lemma(w) for w in reference]
+        hyp_lemmas = [self.lemma(w) for w in hypothesis]
+        state = _State(reference, hypothesis, ref_lemmas, hyp_lemmas, links)
+        steps = {"one-word-only": [self._words], "one-word-first": [self._words, self._phrases],
+                 "multi-word-first": [self._phrases, self._words]}[self.order]
+        for step in steps:
+            step(state)
+        return Paraphrased(state.output(), state.substitutions)
+
+    def _words(self, s: _State) -> None:
+        ref_set, hyp_set = set(s.ref_lemmas), set(s.hyp_lemmas)
+        positions = defaultdict(list)
+        for j, lemma in enumerate(s.hyp_lemmas):
+            positions[lemma].append(j)
+        for i, r in enumerate(s.ref_lemmas):
+            if s.changed[i] or r in hyp_set:
+                continue
+            choice = None
+            for w in self.lexicon.words.get(r, ()):
+                if w in ref_set:
+                    continue
+                for j in positions.get(w, ()):
+                    if j not in s.used and (s.links is None or (i, j) in s.links):
+                        choice = j
+                        break
+                if choice is not None:
+                    break
+            if choice is not None:
+                s.replace((i, i + 1), (choice, choice + 1), "word")
+
+    def _phrases(self, s: _State) -> None:
+        if not self.lexicon.phrases:
+            return
+        longest = self.lexicon.max_phrase
+        hyp_index = _ngram_index(s.hyp_lemmas, longest)
+        ref_index = _ngram_index(s.ref_lemmas, longest)
+        candidates = []
+        for a in range(1, longest + 1):
+            for i in range(len(s.ref_lemmas) - a + 1):
+                ref_seq = tuple(s.ref_lemmas[i : i + a])
+                targets = self.lexicon.phrases.get(ref_seq)
+                if not targets or _occurs(ref_seq, hyp_index):
+                    continue
+                for hyp_seq in targets:
+                    if _occurs(hyp_seq, ref_index):
+                        continue
+                    for j in hyp_index.get(hyp_seq, ()):
+                        candidates.append((a, len(hyp_seq), i, j))
+        # Longest reference sequence first; then longer hypothesis sequence, then leftmost.
+        for a, b, i, j in sorted(candidates, key=lambda c: (-c[0], -c[1], c[2], c[3])):
+            if any(s.changed[i : i + a]) or any(k in s.used for k in range(j, j + b)):
+                continue
+            if s.links is not None and not _consistent((i, i + a), (j, j + b), s.links):
+                continue
+            s.replace((i, i + a), (j, j + b), "phrase")
+
+
+class _State:
+    def __init__(self, reference, hypothesis, ref_lemmas, hyp_lemmas, links):
+        self.reference, self.hypothesis = reference, hypothesis
+        self.ref_lemmas, self.hyp_lemmas = ref_lemmas, hyp_lemmas
+        self.links = links
+        self.slots: list[list[str]] = [[w] for w in reference]
+        self.changed = [False] * len(reference)
+        self.used: set[int] = set()
+        self.substitutions: list[Substitution] = []
+
+    def replace(self, ref_span, hyp_span, kind):
+        (i0, i1), (j0, j1) = ref_span, hyp_span
+        before = " ".join(self.reference[i0:i1])
+        after = self.hypothesis[j0:j1]
+        self.slots[i0] = list(after)
+        for i in range(i0 + 1, i1):
+            self.slots[i] = []
+        for i in range(i0, i1):
+            self.changed[i] = True
+        self.used.update(range(j0, j1))
+        self.substitutions.append(Substitution(kind, ref_span, hyp_span, before, " ".join(after)))
+
+    def output(self) -> list[str]:
+        return [w for slot in self.slots for w in slot]
+
+
+def paraphrase_segments(segments, paraphraser: Paraphraser, tokenize: Callable[[str], list[str]],
+                        links: dict | None = None):
+    """New references for every system x segment of a prepared segment table.
+
+    ``tokenize`` splits hypothesis and reference (the new reference is the tokens joined by
+    spaces); ``links`` maps (system, seg_id) to alignment links for the alignment selection.
+    Returns the segment table with the new ``reference`` (the old one in ``original_reference``)
+    and per-row counts ``words_replaced`` / ``phrases_replaced``, and one row per substitution.
+    """
+    import pandas as pd
+
+    new_refs, words, phrases, subs = [], [], [], []
+    for system, seg_id, hyp, ref in zip(segments["system"], segments["seg_id"], segments["hypothesis"],
+                                        segments["reference"], strict=True):
+        hyp_tokens, ref_tokens = tokenize(hyp), tokenize(ref)
+        pair_links = None
+        if links is not None:
+            key = (system, int(seg_id))
+            if key not in links:
+                raise ValueError(f"no word alignment for system {system!r}, segment {seg_id}")
+            pair_links = links[key]
+        result = paraphraser(ref_tokens, hyp_tokens, pair_links)
+        new_refs.append(" ".join(result.tokens))
+        words.append(result.words)
+        phrases.append(result.phrases)
+        for sub in result.substitutions:
+            subs.append({"system": system, "seg_id": int(seg_id), "kind": sub.kind, "before": sub.before,
+                         "after": sub.after, "reference": " ".join(ref_tokens), "new_reference": new_refs[-1],
+                         "hypothesis": " ".join(hyp_tokens)})
+    table = segments.copy()
+    table["original_reference"] = table["reference"]
+    table["reference"] = new_refs
+    table["words_replaced"] = words
+    table["phrases_replaced"] = phrases
+    columns = ["system", "seg_id", "kind", "before", "after", "reference", "new_reference", "hypothesis"]
+    return table, pd.DataFrame(subs, columns=columns)
