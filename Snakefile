@@ -14,9 +14,11 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/prepare.smk"
+include: "workflow/rules/embeddings.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/correlate.smk"
 include: "workflow/rules/analyze.smk"
+include: "workflow/rules/parmesan.smk"
 include: "workflow/rules/paper.smk"
 
 

@@ -74,3 +74,35 @@ def parse_links(text: str) -> set[tuple[int, int]]:
         i, _, j = item.partition("-")
         out.add((int(i), int(j)))
     return out
+
+
+def align_segments(segments, tokenize, seed: int = 1, lowercase: bool = True):
+    """Links between each reference and each system output of a prepared segment table.
+
+    Returns a table (system, seg_id, links) with links in Pharaoh format (reference index -
+    hypothesis index), over the tokens ``tokenize`` gives (lower-cased for training if asked).
+    """
+    import pandas as pd
+
+    def tokens(text: str) -> list[str]:
+        words = tokenize(text)
+        return [w.lower() for w in words] if lowercase else words
+
+    ordered = segments.sort_values(["system", "seg_id"], kind="stable")
+    first = ordered.loc[ordered["system"] == ordered["system"].iloc[0]]
+    texts = {"<reference>": [tokens(t) for t in first["reference"]]}
+    seg_ids = first["seg_id"].tolist()
+    for system, rows in ordered.groupby("system", sort=True):
+        if rows["seg_id"].tolist() != seg_ids:
+            raise ValueError(f"system {system!r} does not cover the same segments as the reference")
+        texts[system] = [tokens(t) for t in rows["hypothesis"]]
+    model = train(texts, seed=seed)
+    symmetrised = aligner(model)
+    out = []
+    reference = texts["<reference>"]
+    for system in sorted(set(texts) - {"<reference>"}):
+        hypothesis = texts[system]
+        for seg_id, ref, hyp in zip(seg_ids, reference, hypothesis, strict=True):
+            out.append((system, int(seg_id), format_links(links(symmetrised, ref, hyp))))
+        log.info("aligned %s: %d segments", system, len(hypothesis))
+    return pd.DataFrame(out, columns=["system", "seg_id", "links"])

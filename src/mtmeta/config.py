@@ -107,6 +107,25 @@ def _check_references(config: dict) -> None:
         if model is not None and model not in config.get("embeddings", {}):
             raise ConfigError(f"metric_settings.{metric_id} uses embeddings {model!r}, which is not declared "
                               f"under embeddings (declared: {', '.join(config.get('embeddings', {})) or 'none'})")
+    parmesan = config.get("parmesan", {})
+    for target in parmesan.get("targets", []):
+        dataset, lp = target.split("/")
+        if dataset not in config["datasets"] or lp not in config["datasets"][dataset]["language_pairs"]:
+            raise ConfigError(f"parmesan.targets names {target}, which is not a configured dataset/lp")
+        lang = lp.split("-")[1]
+        if lang not in parmesan["lexicons"]:
+            raise ConfigError(f"parmesan.targets names {target}, but parmesan.lexicons has nothing for {lang!r}")
+    for lang, lexicon in parmesan.get("lexicons", {}).items():
+        need(lexicon["source"], f"parmesan.lexicons.{lang}")
+    for metric_id in parmesan.get("metrics", []) + parmesan.get("meteor_references", {}).get("metrics", []):
+        check_metric(metric_id, "parmesan")
+    for part in ("meteor_references", "appendix"):
+        setting = parmesan.get(part, {}).get("setting")
+        if setting is not None and setting not in parmesan["settings"]:
+            raise ConfigError(f"parmesan.{part}.setting {setting!r} is not one of parmesan.settings")
+    appendix_target = parmesan.get("appendix", {}).get("target")
+    if appendix_target is not None and appendix_target not in parmesan["targets"]:
+        raise ConfigError(f"parmesan.appendix.target {appendix_target!r} is not one of parmesan.targets")
     for name, sweep in config.get("sweeps", {}).items():
         for target in sweep["targets"]:
             for dataset in target["datasets"]:

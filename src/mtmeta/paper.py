@@ -240,3 +240,126 @@ def seed001_tables(sweep: pd.DataFrame, module_bests: dict[str, pd.Series], base
                           n_items)
     modules = seed001_modules({"exact": best_penalty, **module_bests}, reported, n_items)
     return alpha, gamma, modules
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 002: targeted paraphrasing (Parmesan)
+
+PARMESAN_METHODS = {"one-word only": "one-word-only", "one-word first": "one-word-first",
+                    "multi-word first": "multi-word-first"}
+DEPFIX_GAP = "Depfix (rule-based post-editing of the new references) is not available to the study"
+
+
+def _ledger_frame(rows: list[dict]) -> pd.DataFrame:
+    frame = pd.DataFrame(rows)
+    frame["delta"] = [_delta(a, b) for a, b in zip(frame["reproduced"], frame["reported"], strict=True)]
+    frame["reason"] = [reason if math.isnan(d) else _reason(d, 0.0005 if "Pearson" in c else 0.005, reason)
+                       for d, c, reason in zip(frame["delta"], frame["column"], frame["reason"], strict=True)]
+    return frame
+
+
+def seed002_parmesan(correlations: dict[str, pd.DataFrame], reported: dict, settings: dict,
+                     meteor_setting: str | None) -> dict[str, pd.DataFrame]:
+    """Seed 002's tables on the paraphrased references, in long form beside the reported numbers.
+
+    ``correlations``: dataset label (WMT12 / WMT13) -> the correlate_paraphrased table.
+    ``settings``: the config's Parmesan settings (name -> order / selection / filter).
+    """
+    tables = reported["tables"]
+    reasons = reported["reasons"]
+    by_method = {(spec["order"], spec["selection"]): name for name, spec in settings.items() if not spec.get("filter")}
+    substitution, replaced, meteor = [], [], []
+    for label, corr in correlations.items():
+        bleu = corr[corr["metric"] == "bleu"].set_index("references")
+        note = reasons[label]["parmesan"]
+        substitution.append({"row": "baseline (original references)", "column": f"{label} Pearson",
+                             "reported": tables["simple_substitution"]["baseline"][label],
+                             "reproduced": bleu.loc["original", "pearson"], "meng_p_two_sided": math.nan,
+                             "references": "original", "reason": reasons[label]["bleu"]})
+        for method, order in PARMESAN_METHODS.items():
+            for selection in ("greedy", "alignment"):
+                name = by_method.get((order, selection))
+                values = tables["simple_substitution"]["rows"][method][selection]
+                ours = bleu.loc[name] if name in bleu.index else None
+                for depfix, column in (("no_depfix", "no Depfix"), ("full_depfix", "full Depfix"),
+                                       ("limited_depfix", "limited Depfix")):
+                    substitution.append({
+                        "row": f"{method}, {selection}", "column": f"{label} Pearson, {column}",
+                        "reported": values[depfix][label],
+                        "reproduced": ours["pearson"] if ours is not None and depfix == "no_depfix" else math.nan,
+                        "meng_p_two_sided": ours["meng_p_two_sided"] if ours is not None and depfix == "no_depfix"
+                        else math.nan,
+                        "references": name if depfix == "no_depfix" else None,
+                        "reason": note if depfix == "no_depfix" else DEPFIX_GAP})
+                words, phrases = tables["replaced"]["rows"][method][selection][label]
+                for kind, value, key in (("words", words, "words_per_sentence"),
+                                         ("phrases", phrases, "phrases_per_sentence")):
+                    replaced.append({"row": f"{method}, {selection}", "column": f"{label} {kind} per sentence",
+                                     "reported": value, "reproduced": ours[key] if ours is not None else math.nan,
+                                     "references": name, "reason": note})
+        if meteor_setting is not None:
+            variants = tables["meteor_variants"]
+            for setting, metric_id in SEED002_VARIANTS.items():
+                rows = corr[(corr["metric"] == metric_id) & (corr["references"] == meteor_setting)]
+                before = variants["parmesan_rows"]["before_depfix"][setting][0 if label == "WMT12" else 1]
+                after = variants["parmesan_rows"]["new"][setting][0 if label == "WMT12" else 1]
+                value = rows["pearson"].iloc[0] if len(rows) else math.nan
+                p = rows["meng_p_two_sided"].iloc[0] if len(rows) else math.nan
+                meteor.append({"row": f"Meteor, {setting}", "column": f"{label} Pearson, before Depfix",
+                               "reported": before, "reproduced": value, "meng_p_two_sided": p,
+                               "references": meteor_setting, "reason": reasons[label]["meteor"] + "; " + note})
+                meteor.append({"row": f"Meteor, {setting}", "column": f"{label} Pearson, new (after Depfix)",
+                               "reported": after, "reproduced": math.nan, "meng_p_two_sided": math.nan,
+                               "references": None, "reason": DEPFIX_GAP})
+    out = {"seed002_parmesan_substitution": _ledger_frame(substitution),
+           "seed002_parmesan_replaced": _ledger_frame(replaced)}
+    if meteor:
+        out["seed002_parmesan_meteor"] = _ledger_frame(meteor)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 000: BLEU against its embedding-softened variants
+
+
+def _two_sided(p_one_sided: float) -> float:
+    return min(1.0, 2 * min(p_one_sided, 1 - p_one_sided))
+
+
+def seed000_table(system_level: pd.DataFrame, segment_level: pd.DataFrame, williams: pd.DataFrame,
+                  metrics: list[str], tau_variant: dict[str, str], human_score: str = "gt_others") -> pd.DataFrame:
+    """Every dataset x language pair x metric: system-level Pearson (Williams test against BLEU),
+    segment-level tau in the year's variant, and three-way accuracy (the evaluator set)."""
+    rows = []
+    system = system_level[(system_level["human_score"] == human_score) & system_level["metric"].isin(metrics)]
+    system = system.set_index(["dataset", "lp", "metric"])
+    segment = segment_level[segment_level["metric"].isin(metrics)].set_index(["dataset", "lp", "metric"])
+    tests = williams[williams["human_score"] == human_score]
+    pairs = sorted({(d, lp) for d, lp, _ in segment.index} | {(d, lp) for d, lp, _ in system.index})
+    for dataset, lp in pairs:
+        for metric in metrics:
+            row = {"dataset": dataset, "lp": lp, "metric": metric}
+            key = (dataset, lp, metric)
+            if key in system.index:
+                row["n_systems"] = int(system.loc[key, "n_systems"])
+                row["pearson"] = float(system.loc[key, "pearson"])
+                row["pearson_minus_bleu"] = row["pearson"] - float(system.loc[(dataset, lp, "bleu"), "pearson"])
+                if metric != "bleu":
+                    test = tests[(tests["dataset"] == dataset) & (tests["lp"] == lp) & (tests["metric_1"] == metric)
+                                 & (tests["metric_2"] == "bleu")]
+                    if test.empty:
+                        raise ValueError(f"no Williams test of {metric} against bleu for {dataset} {lp}")
+                    row["williams_t"] = float(test["t"].iloc[0])
+                    row["williams_p_two_sided"] = _two_sided(float(test["p_one_sided"].iloc[0]))
+            if key in segment.index:
+                seg = segment.loc[key]
+                variant = tau_variant.get(dataset)
+                row["tau_variant"] = variant
+                row["tau"] = float(seg[f"tau_{variant}"]) if variant else math.nan
+                row["three_way_accuracy"] = float(seg["three_way_accuracy"])
+                row["n_comparisons"] = int(seg["n_comparisons"])
+                row["signature"] = seg["metric_signature"]
+            elif key in system.index:
+                row["signature"] = system.loc[key, "metric_signature"]
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -134,3 +134,37 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
                 ax.text(j, i + 0.3, f"{v:.2f}", ha="center", va="center", color="white", fontsize=4)
     fig.tight_layout()
     save(fig, outputs)
+
+
+def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list[str | Path]) -> None:
+    """Seed 002's appendix figure: correlation against the share of paraphrase pairs kept, per ranking."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    for ranking, rows in table.groupby("ranking", sort=False):
+        ax.plot(100 * rows["fraction"], rows["pearson"], marker="o", label=ranking)
+    ax.axhline(baseline, color="grey", linestyle="--", label="original references")
+    ax.set_xlabel("paraphrase pairs kept (%)")
+    ax.set_ylabel("Pearson r with > others")
+    ax.set_title(label, fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save(fig, outputs)
+
+
+def seed000_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
+    """System-level Pearson of BLEU and each softened variant, per dataset and language pair."""
+    system = table.dropna(subset=["pearson"])
+    labels = list(dict.fromkeys(f"{d}\n{lp}" for d, lp in zip(system["dataset"], system["lp"], strict=True)))
+    metrics = list(dict.fromkeys(system["metric"]))
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.45 * len(labels)), 3.8))
+    width = 0.8 / len(metrics)
+    for k, metric in enumerate(metrics):
+        rows = system[system["metric"] == metric]
+        x = [labels.index(f"{d}\n{lp}") + (k - (len(metrics) - 1) / 2) * width
+             for d, lp in zip(rows["dataset"], rows["lp"], strict=True)]
+        ax.bar(x, rows["pearson"], width=width, label=metric)
+    ax.set_xticks(range(len(labels)), labels, fontsize=6)
+    ax.set_ylabel("Pearson r with > others")
+    ax.set_ylim(min(0.0, float(system["pearson"].min()) - 0.05), 1.0)
+    ax.legend(fontsize=7, ncols=len(metrics))
+    fig.tight_layout()
+    save(fig, outputs)

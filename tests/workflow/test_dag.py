@@ -27,13 +27,21 @@ def job_counts(output):
 
 def test_default_study_plans_every_dataset(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path))
-    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 11 metrics each;
-    # plus seed 001's three module variants on the evaluator set and seed 002's six Meteor
-    # paraphrase settings on WMT12 and WMT13-dev English->Czech.
+    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 15 metrics each
+    # (11 of the library, 4 of seed 000's softened BLEU); plus seed 001's three module variants on
+    # the evaluator set and seed 002's six Meteor paraphrase settings on WMT12 and WMT13-dev en-cs.
     assert counts["prepare_dataset"] == 20
-    assert counts["score_segments"] == 20 * 11 + 3 + 2 * 6
-    assert counts["correlate_system_level"] == 19 * 11 + 2 * 6  # the evaluator set has no system-level judgments
-    assert counts["plot_system_scatter"] == 11
+    assert counts["score_segments"] == 20 * 15 + 3 + 2 * 6
+    assert counts["correlate_system_level"] == 19 * 15 + 2 * 6  # the evaluator set has no system-level judgments
+    assert counts["plot_system_scatter"] == 15
+    # Seed 000: one word2vec model per target language (en, cs, de, es, fr).
+    assert counts["tokenize_corpus"] == counts["train_embeddings"] == 5
+    # Seed 002: two targets; 9 settings x (BLEU, exact Meteor), plus 6 more Meteor settings on the
+    # one-word-only references; alignments once per target; one appendix sweep.
+    assert counts["align_outputs"] == counts["correlate_paraphrased"] == 2
+    assert counts["paraphrase_references"] == 2 * 9
+    assert counts["score_paraphrased"] == 2 * (9 * 2 + 6)
+    assert counts["sweep_paraphrase_share"] == counts["table_seed002_parmesan"] == counts["table_seed000"] == 1
     # 10 data sources, plus METEOR's: the English function words (Meteor 1.5 uses them for every
     # language); WordNet; Meteor's English paraphrase table; the cs, de, es and fr thesauri.
     assert counts["download_source"] == 10 + 1 + 1 + 1 + 4
@@ -49,9 +57,10 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
 def test_paper_target_builds_every_artefact(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path, "paper"))
     assert counts["paper"] == 1 and counts["build_ledger"] == 1 and counts["table_seed002"] == 2
+    assert counts["table_seed000"] == counts["table_seed002_parmesan"] == counts["sweep_paraphrase_share"] == 1
     assert "plot_system_scatter" not in counts  # figures of the study, not of the seeds
 
 
 def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
-    assert job_counts(output)["score_segments"] == 235
+    assert job_counts(output)["score_segments"] == 315

@@ -74,7 +74,11 @@ def repo_file(path):
 
 def metric_code(wildcards):
     """The metric's module (all files of it, for a package): editing it reruns that metric's scores, and only those."""
-    name, _ = metric_spec(config, wildcards.metric)
+    return metric_code_files(wildcards.metric)
+
+
+def metric_code_files(metric_id):
+    name, _ = metric_spec(config, metric_id)
     module_name = metric_registry.METRICS[name].split(":")[0]
     base = Path(workflow.basedir) / "src" / Path(*module_name.split("."))
     files = sorted(base.glob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
@@ -82,14 +86,17 @@ def metric_code(wildcards):
 
 
 def metric_resources(wildcards):
-    """Lexical sources the metric reads for this target language (e.g. METEOR's WordNet)."""
+    """What the metric reads for this target language: lexical sources (e.g. METEOR's WordNet) and
+    workflow products (e.g. trained word vectors)."""
     name, params = metric_spec(config, wildcards.metric)
     trg = wildcards.lp.split("-")[1]
     sources = metric_registry.required_sources(name, trg, **params)
     missing = [s for s in sources if s not in config["sources"]]
     if missing:
         raise ValueError(f"metric {wildcards.metric} needs sources {missing}, which config does not declare")
-    return [item for source in sources for item in source_inputs(source)]
+    return [item for source in sources for item in source_inputs(source)] + metric_registry.required_files(
+        name, trg, **params
+    )
 
 
 def dataset_tokenized(wildcards):

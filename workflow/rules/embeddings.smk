@@ -58,7 +58,7 @@ rule tokenize_corpus:
     input:
         corpus_inputs,
     output:
-        corpus=temp("results/embeddings/{model}/{lang}/corpus.txt"),
+        corpus="results/embeddings/{model}/{lang}/corpus.txt",
         summary="results/embeddings/{model}/{lang}/corpus.json",
     params:
         plan=corpus_plan,

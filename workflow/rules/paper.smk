@@ -97,6 +97,66 @@ rule table_seed003:
         "../scripts/table_seed003.py"
 
 
+# Seed 002's Parmesan tables: every configured target that seed 002 reports (WMT12 / WMT13 en-cs).
+PARMESAN_LABELS = {f"{d}/{lp}": SEED002_DATASETS[d] for d, lp in PARMESAN_TARGETS if d in SEED002_DATASETS and lp == "en-cs"}
+PARMESAN_TABLES = ["seed002_parmesan_substitution", "seed002_parmesan_replaced"] + (
+    ["seed002_parmesan_meteor"] if PARMESAN_METEOR else []
+)
+
+
+rule table_seed002_parmesan:
+    input:
+        correlations=[f"results/parmesan/{target}/correlations.tsv" for target in PARMESAN_LABELS],
+        reported=repo_file("config/reported/seed002.yaml"),
+    output:
+        tsv=[f"results/paper/{name}.tsv" for name in PARMESAN_TABLES],
+        markdown=[f"results/paper/{name}.md" for name in PARMESAN_TABLES],
+        variants=report(
+            "results/paper/seed002_parmesan_variants.md",
+            caption="../report/parmesan.rst",
+            category="Paper: seed 002",
+        ),
+    params:
+        labels=list(PARMESAN_LABELS.values()),
+        settings=PARMESAN["settings"],
+        meteor_setting=PARMESAN_METEOR.get("setting"),
+        names=PARMESAN_TABLES,
+    log:
+        "results/logs/table_seed002_parmesan.log",
+    script:
+        "../scripts/table_seed002_parmesan.py"
+
+
+# Seed 000: BLEU against its embedding-softened variants (every metric_settings entry on softbleu).
+SEED000_METRICS = ["bleu"] + [m for m, s in config["metric_settings"].items() if s["metric"] == "softbleu"]
+SEED000_READY = len(SEED000_METRICS) > 1 and all(set(SEED000_METRICS) <= set(METRICS_FOR[p]) for p in DATASET_LPS)
+
+
+rule table_seed000:
+    input:
+        system_level="results/correlations/system_level.tsv",
+        segment_level="results/correlations/segment_level.tsv",
+        williams=[f"results/significance/{d}/{lp}/williams.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+        embeddings=expand(
+            "results/embeddings/{model}/{lang}/training.json",
+            model=list(EMBEDDINGS)[:1],
+            lang=sorted({lp.split("-")[1] for _, lp in DATASET_LPS}),
+        ),
+    output:
+        tsv=report("results/paper/seed000.tsv", caption="../report/seed000.rst", category="Paper: seed 000"),
+        markdown="results/paper/seed000.md",
+        embeddings="results/paper/seed000_embeddings.md",
+        png=report("results/paper/seed000.png", caption="../report/seed000.rst", category="Paper: seed 000"),
+        pdf="results/paper/seed000.pdf",
+    params:
+        metrics=SEED000_METRICS,
+        tau_variant=TAU_VARIANT,
+    log:
+        "results/logs/table_seed000.log",
+    script:
+        "../scripts/table_seed000.py"
+
+
 rule build_ledger:
     input:
         seed001=[
@@ -107,6 +167,7 @@ rule build_ledger:
         if SEED001_READY
         else [],
         seed002=expand("results/paper/seed002_{dataset}.tsv", dataset=SEED002_DATASETS),
+        parmesan=[f"results/paper/{name}.tsv" for name in PARMESAN_TABLES] if PARMESAN_LABELS else [],
     output:
         tsv=report("results/paper/ledger.tsv", caption="../report/ledger.rst", category="Paper: ledger"),
         markdown="results/paper/ledger.md",
@@ -121,6 +182,9 @@ rule paper:
         rules.table_seed001.output if SEED001_READY else [],
         expand("results/paper/seed002_{dataset}.{ext}", dataset=SEED002_DATASETS, ext=["tsv", "md"]),
         rules.table_seed003.output,
+        rules.table_seed002_parmesan.output if PARMESAN_LABELS else [],
+        "results/parmesan/appendix.tsv" if PARMESAN_APPENDIX else [],
+        rules.table_seed000.output if SEED000_READY else [],
         rules.build_ledger.output,
         expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["tsv", "best.tsv", "png", "pdf"]),
         "results/correlations/segment_level.tsv",

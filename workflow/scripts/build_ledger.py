@@ -17,6 +17,10 @@ def main(snakemake):
         frame = pd.read_csv(path, sep="\t")
         name = path.rsplit("/", 1)[-1].removesuffix(".tsv")
         parts.append(ledger_rows("002", name, frame, "Pearson with > others", value_column="pearson"))
+    for path in snakemake.input.parmesan:
+        frame = pd.read_csv(path, sep="\t")
+        frame["seed"], frame["table"] = "002", path.rsplit("/", 1)[-1].removesuffix(".tsv")
+        parts.append(frame[LEDGER_COLUMNS])
     # An empty ledger (a config without the seeds' datasets) is still a valid table.
     ledger = pd.concat([pd.DataFrame(columns=LEDGER_COLUMNS), *parts], ignore_index=True)[LEDGER_COLUMNS]
     ledger.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.6g")

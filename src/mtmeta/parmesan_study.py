@@ -1,0 +1,154 @@
+"""Seed 002's experiments around the pure paraphraser (:mod:`mtmeta.parmesan`): lexicons from the
+study's resources, paraphrasing of a prepared segment table, summaries, samples, pair rankings for
+the appendix, and the correlation table with Meng's test against the original references.
+
+Lemmas come from simplemma (the seed used the Morce tagger, which is not available).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mtmeta.data import paraphrases
+from mtmeta.errors import ConfigError
+from mtmeta.parmesan import SELECTIONS, Lexicon, Paraphraser, paraphrase_segments
+from mtmeta.stats.dependent import meng_test
+
+log = logging.getLogger(__name__)
+
+RANKINGS = ("random", "thesaurus", "distributional")
+
+
+def lemmatizer(lang: str) -> Callable[[str], str]:
+    """Lower-cased simplemma lemma of a lower-cased word (cached)."""
+    import simplemma
+
+    @cache
+    def lemma(word: str) -> str:
+        return simplemma.lemmatize(word.lower(), lang=lang).lower()
+
+    return lemma
+
+
+def build_lexicon(kind: str, path: str | Path, lang: str, filter_kind: str | None = None) -> Lexicon:
+    lemma = lemmatizer(lang)
+    lexicon = Lexicon.build(paraphrases.entries(kind, path, filter_kind, lemma), lemma)
+    log.info("lexicon %s (%s, filter %s): %d entries, %d one-word lemmas, %d phrases", Path(path).name, kind,
+             filter_kind or "none", lexicon.n_entries, len(lexicon.words), len(lexicon.phrases))
+    return lexicon
+
+
+def paraphrase(segments: pd.DataFrame, lexicon: Lexicon, lang: str, order: str, selection: str,
+               tokenize: Callable[[str], list[str]], links: dict | None = None):
+    """(new segment table, substitutions) for one setting; see :func:`mtmeta.parmesan.paraphrase_segments`."""
+    if selection not in SELECTIONS:
+        raise ConfigError(f"unknown selection {selection!r}; known: {', '.join(SELECTIONS)}")
+    if selection == "alignment" and links is None:
+        raise ConfigError("selection 'alignment' needs word alignments (rule align_outputs)")
+    paraphraser = Paraphraser(lexicon, lemmatizer(lang), order)
+    return paraphrase_segments(segments, paraphraser, tokenize, links if selection == "alignment" else None)
+
+
+def summarize(table: pd.DataFrame) -> dict:
+    """Seed 002's table of replacements: average replaced words and phrases per sentence."""
+    return {
+        "sentences": int(len(table)),
+        "systems": int(table["system"].nunique()),
+        "words_per_sentence": float(table["words_replaced"].mean()),
+        "phrases_per_sentence": float(table["phrases_replaced"].mean()),
+        "sentences_changed": int(((table["words_replaced"] + table["phrases_replaced"]) > 0).sum()),
+    }
+
+
+def sample(substitutions: pd.DataFrame, n: int, seed: int) -> pd.DataFrame:
+    """``n`` substitutions drawn at random (seeded), for a person to judge."""
+    if len(substitutions) <= n:
+        return substitutions.reset_index(drop=True)
+    return substitutions.sample(n=n, random_state=seed).sort_values(["system", "seg_id"]).reset_index(drop=True)
+
+
+def write_references(table: pd.DataFrame, folder: str | Path) -> list[Path]:
+    """One file per system: its new references, one line per segment in segment order."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for system, rows in table.sort_values(["system", "seg_id"]).groupby("system", sort=True):
+        path = folder / f"{system}.ref"
+        path.write_text("".join(line + "\n" for line in rows["reference"]), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+# -- the appendix: keep the best-ranked share of the thesaurus's one-word pairs -------------------------
+
+
+def rank_pairs(lexicon: Lexicon, ranking: str, seed: int = 1,
+               sentences: Sequence[Sequence[str]] | None = None, window: int = 2) -> pd.DataFrame:
+    """The lexicon's one-word lemma pairs, best first, with the score that ranked them.
+
+    ``random``: shuffled (seeded); ``thesaurus``: the thesaurus's own order (earlier entries
+    first); ``distributional``: cosine of PPMI co-occurrence vectors over ``sentences`` (lemmas).
+    """
+    pairs = lexicon.word_pairs()
+    if ranking == "random":
+        order = list(range(len(pairs)))
+        random.Random(seed).shuffle(order)
+        score = np.empty(len(pairs))
+        score[order] = np.arange(len(pairs), 0, -1)
+    elif ranking == "thesaurus":
+        score = np.arange(len(pairs), 0, -1, dtype=float)
+    elif ranking == "distributional":
+        if sentences is None:
+            raise ConfigError("the distributional ranking needs the corpus sentences")
+        from mtmeta.distributional import ppmi_cosine
+
+        score = ppmi_cosine(sentences, pairs, window=window)
+    else:
+        raise ConfigError(f"unknown ranking {ranking!r}; known: {', '.join(RANKINGS)}")
+    frame = pd.DataFrame({"a": [a for a, _ in pairs], "b": [b for _, b in pairs], "score": score})
+    # Stable: ties keep the thesaurus order.
+    return frame.sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def top_share(ranked: pd.DataFrame, fraction: float) -> set[tuple[str, str]]:
+    keep = math.ceil(round(fraction * len(ranked), 9))
+    head = ranked.iloc[:keep]
+    return set(zip(head["a"], head["b"], strict=True))
+
+
+# -- correlations -------------------------------------------------------------------------------------
+
+
+def correlation_rows(human: pd.DataFrame, scores: dict[str, pd.DataFrame], baseline: str,
+                     human_score: str = "gt_others") -> pd.DataFrame:
+    """Pearson of each scored variant with the human system score, and Meng's test against ``baseline``.
+
+    ``scores``: variant name -> system table (system, score, signature).
+    """
+    judged = human.dropna(subset=[human_score]).set_index("system")[human_score]
+    frame = pd.DataFrame({name: table.set_index("system")["score"] for name, table in scores.items()})
+    missing = sorted(set(judged.index) - set(frame.index))
+    if missing:
+        raise ValueError(f"judged systems without scores: {missing}")
+    frame = frame.loc[judged.index]
+    n = len(judged)
+    r = {name: float(np.corrcoef(frame[name], judged)[0, 1]) for name in frame}
+    rows = []
+    for name in frame:
+        row = {"variant": name, "n_systems": n, "pearson": r[name]}
+        if name != baseline:
+            test = meng_test(r[name], r[baseline], float(np.corrcoef(frame[name], frame[baseline])[0, 1]), n)
+            row.update(meng_z=test.statistic, meng_p_two_sided=test.p_two_sided, meng_p_one_sided=test.p_one_sided)
+        else:
+            row.update(meng_z=math.nan, meng_p_two_sided=math.nan, meng_p_one_sided=math.nan)
+        row["signature"] = scores[name]["signature"].iloc[0]
+        rows.append(row)
+    return pd.DataFrame(rows)

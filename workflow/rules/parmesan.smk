@@ -1,0 +1,173 @@
+# Targeted paraphrasing of references (seed 002, "Parmesan"): word alignment of references and
+# system outputs, new references per setting, their scores and correlations, and the appendix
+# experiment that keeps only the best-ranked share of the lexicon.
+
+PARMESAN = config["parmesan"]
+PARMESAN_TARGETS = [tuple(target.split("/")) for target in PARMESAN["targets"]]
+PARMESAN_METEOR = PARMESAN.get("meteor_references", {})
+PARMESAN_APPENDIX = PARMESAN.get("appendix", {})
+
+
+wildcard_constraints:
+    setting="|".join(map(re.escape, PARMESAN["settings"])) or "NONE",
+
+
+def parmesan_runs(dataset, lp):
+    """(setting, metric) pairs scored with paraphrased references on one target."""
+    runs = [(s, m) for s in PARMESAN["settings"] for m in PARMESAN["metrics"]]
+    if PARMESAN_METEOR:
+        runs += [(PARMESAN_METEOR["setting"], m) for m in PARMESAN_METEOR["metrics"]]
+    return list(dict.fromkeys(runs))
+
+
+def parmesan_lexicon(wildcards):
+    return PARMESAN["lexicons"][wildcards.lp.split("-")[1]]
+
+
+def paraphrase_inputs(wildcards):
+    inputs = {
+        "segments": f"results/datasets/{wildcards.dataset}/{wildcards.lp}/segments.parquet",
+        "lexicon": source_inputs(parmesan_lexicon(wildcards)["source"]),
+    }
+    if PARMESAN["settings"][wildcards.setting]["selection"] == "alignment":
+        inputs["alignment"] = f"results/parmesan/{wildcards.dataset}/{wildcards.lp}/alignment.parquet"
+    return inputs
+
+
+def parmesan_scores(wildcards):
+    d, lp = wildcards.dataset, wildcards.lp
+    runs = parmesan_runs(d, lp)
+    originals = list(dict.fromkeys(m for _, m in runs))
+    return {
+        "paraphrased": [f"results/parmesan/{d}/{lp}/{s}/scores/{m}.sys.tsv" for s, m in runs],
+        "original": [f"results/scores/{d}/{lp}/{m}.sys.tsv" for m in originals],
+        "summaries": [f"results/parmesan/{d}/{lp}/{s}/summary.json" for s in PARMESAN["settings"]],
+        "human_scores": f"results/datasets/{d}/{lp}/human_scores.tsv",
+        "summary": f"results/datasets/{d}/{lp}/summary.json",
+    }
+
+
+rule align_outputs:
+    input:
+        segments="results/datasets/{dataset}/{lp}/segments.parquet",
+    output:
+        "results/parmesan/{dataset}/{lp}/alignment.parquet",
+    params:
+        tokenize=PARMESAN["tokenize"],
+        seed=PARMESAN["alignment"]["seed"],
+        lowercase=PARMESAN["alignment"]["lowercase"],
+    log:
+        "results/logs/align_outputs/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/align_outputs/{dataset}/{lp}.tsv"
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    script:
+        "../scripts/align_outputs.py"
+
+
+rule paraphrase_references:
+    input:
+        unpack(paraphrase_inputs),
+    output:
+        segments="results/parmesan/{dataset}/{lp}/{setting}/segments.parquet",
+        references=directory("results/parmesan/{dataset}/{lp}/{setting}/references"),
+        substitutions="results/parmesan/{dataset}/{lp}/{setting}/substitutions.tsv.gz",
+        samples=report(
+            "results/parmesan/{dataset}/{lp}/{setting}/samples.tsv",
+            caption="../report/parmesan_samples.rst",
+            category="Paper: seed 002",
+            subcategory="Substitution samples",
+            labels={"data": "{dataset} {lp}", "setting": "{setting}"},
+        ),
+        summary="results/parmesan/{dataset}/{lp}/{setting}/summary.json",
+    params:
+        setting=lambda wildcards: PARMESAN["settings"][wildcards.setting],
+        lexicon=parmesan_lexicon,
+        tokenize=PARMESAN["tokenize"],
+        samples=PARMESAN["samples"],
+        sample_seed=PARMESAN["sample_seed"],
+    log:
+        "results/logs/paraphrase_references/{dataset}/{lp}/{setting}.log",
+    benchmark:
+        "results/benchmarks/paraphrase_references/{dataset}/{lp}/{setting}.tsv"
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    script:
+        "../scripts/paraphrase_references.py"
+
+
+rule score_paraphrased:
+    input:
+        segments="results/parmesan/{dataset}/{lp}/{setting}/segments.parquet",
+        code=metric_code,
+        resources=metric_resources,
+    output:
+        segments="results/parmesan/{dataset}/{lp}/{setting}/scores/{metric}.seg.parquet",
+        systems="results/parmesan/{dataset}/{lp}/{setting}/scores/{metric}.sys.tsv",
+    params:
+        metric=metric_params,
+    log:
+        "results/logs/score_paraphrased/{dataset}/{lp}/{setting}/{metric}.log",
+    benchmark:
+        "results/benchmarks/score_paraphrased/{dataset}/{lp}/{setting}/{metric}.tsv"
+    message:
+        "Scoring {wildcards.dataset} {wildcards.lp} with {wildcards.metric} against the {wildcards.setting} references"
+    resources:
+        mem_mb=3000,
+        runtime=60,
+    script:
+        "../scripts/score_paraphrased.py"
+
+
+rule correlate_paraphrased:
+    input:
+        unpack(parmesan_scores),
+    output:
+        table="results/parmesan/{dataset}/{lp}/correlations.tsv",
+    params:
+        settings=PARMESAN["settings"],
+        runs=lambda wildcards: parmesan_runs(wildcards.dataset, wildcards.lp),
+    log:
+        "results/logs/correlate_paraphrased/{dataset}/{lp}.log",
+    script:
+        "../scripts/correlate_paraphrased.py"
+
+
+def appendix_inputs(wildcards):
+    dataset, lp = PARMESAN_APPENDIX["target"].split("/")
+    lang = lp.split("-")[1]
+    return {
+        "segments": f"results/datasets/{dataset}/{lp}/segments.parquet",
+        "lexicon": source_inputs(PARMESAN["lexicons"][lang]["source"]),
+        "corpus": f"results/embeddings/{next(iter(EMBEDDINGS))}/{lang}/corpus.txt",
+        "human_scores": f"results/datasets/{dataset}/{lp}/human_scores.tsv",
+        "code": metric_code_files(PARMESAN_APPENDIX["metric"]),
+    }
+
+
+rule sweep_paraphrase_share:
+    input:
+        unpack(appendix_inputs),
+    output:
+        table="results/parmesan/appendix.tsv",
+        rankings="results/parmesan/appendix_rankings.tsv.gz",
+        png=report("results/parmesan/appendix.png", caption="../report/parmesan_appendix.rst", category="Paper: seed 002"),
+        pdf="results/parmesan/appendix.pdf",
+    params:
+        appendix=PARMESAN_APPENDIX,
+        setting=lambda wildcards: PARMESAN["settings"][PARMESAN_APPENDIX["setting"]],
+        lexicon=lambda wildcards: PARMESAN["lexicons"][PARMESAN_APPENDIX["target"].split("-")[-1]],
+        metric=lambda wildcards: metric_entry(PARMESAN_APPENDIX["metric"]),
+        tokenize=PARMESAN["tokenize"],
+    log:
+        "results/logs/sweep_paraphrase_share.log",
+    benchmark:
+        "results/benchmarks/sweep_paraphrase_share.tsv"
+    resources:
+        mem_mb=6000,
+        runtime=60,
+    script:
+        "../scripts/sweep_paraphrase_share.py"

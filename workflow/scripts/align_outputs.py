@@ -1,0 +1,19 @@
+"""Rule align_outputs: eflomal word alignment of each reference with each system output, trained
+on every ordered pair of the test set's texts (seed 002)."""
+
+import pandas as pd
+
+from mtmeta.align import align_segments
+from mtmeta.logsetup import configure
+from mtmeta.metrics.tokenize import tokenizer
+
+
+def main(snakemake):
+    configure(snakemake.log[0])
+    segments = pd.read_parquet(snakemake.input.segments)
+    table = align_segments(segments, tokenizer(snakemake.params.tokenize), seed=snakemake.params.seed,
+                           lowercase=snakemake.params.lowercase)
+    table.to_parquet(snakemake.output[0], index=False)
+
+
+main(snakemake)  # noqa: F821
