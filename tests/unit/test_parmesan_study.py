@@ -1,0 +1,122 @@
+"""Seed 002's experiment helpers and tables: pair rankings, shares, correlations with Meng's test,
+summaries, and the Parmesan tables beside the reported numbers."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from test_paper import meng_by_hand  # pytest puts this directory on sys.path
+
+from mtmeta import parmesan_study as ps
+from mtmeta.paper import DEPFIX_GAP, SEED002_VARIANTS, seed000_table, seed002_parmesan
+from mtmeta.parmesan import Lexicon
+
+
+def lexicon():
+    return Lexicon.build([("a", "b"), ("c", "d"), ("e", "f"), ("a", "g")], lambda w: w)
+
+
+def test_rankings():
+    lex = lexicon()
+    assert lex.word_pairs() == [("a", "b"), ("a", "g"), ("c", "d"), ("e", "f")]  # unordered, lexicon order
+    thesaurus = ps.rank_pairs(lex, "thesaurus")
+    assert list(zip(thesaurus["a"], thesaurus["b"], strict=True)) == [("a", "b"), ("a", "g"), ("c", "d"), ("e", "f")]
+    first = ps.rank_pairs(lex, "random", seed=3)
+    again = ps.rank_pairs(lex, "random", seed=3)
+    assert first.equals(again) and sorted(zip(first["a"], first["b"], strict=True)) == sorted(
+        zip(thesaurus["a"], thesaurus["b"], strict=True))
+    # Distributional: c and d share the contexts x _ y; a and b never co-occur with the same words.
+    sentences = [["x", "c", "y"], ["x", "d", "y"], ["p", "a", "q"], ["r", "b", "s"], ["x", "e", "q"], ["t", "f", "y"]]
+    ranked = ps.rank_pairs(lex, "distributional", sentences=sentences, window=1)
+    assert (ranked["a"].iloc[0], ranked["b"].iloc[0]) == ("c", "d")
+    assert ranked["score"].iloc[0] > 0 and ranked.set_index(["a", "b"]).loc[("a", "b"), "score"] == 0
+
+
+def test_top_share_rounds_up():
+    ranked = ps.rank_pairs(lexicon(), "thesaurus")  # 4 pairs
+    assert ps.top_share(ranked, 0.1) == {("a", "b")}
+    assert ps.top_share(ranked, 0.5) == {("a", "b"), ("a", "g")}
+    assert len(ps.top_share(ranked, 1.0)) == 4
+
+
+def test_keeping_every_pair_paraphrases_as_the_full_lexicon():
+    lex = Lexicon.build([("shop", "store"), ("big", "large"), ("quick", "fast"), ("shop", "market")],
+                        ps.lemmatizer("en"))
+    segments = pd.DataFrame({"system": ["s", "s"], "seg_id": [1, 2], "hypothesis": ["store big", "market x"],
+                             "reference": ["shop big", "shop large"], "source": ["", ""]})
+    full, subs = ps.paraphrase(segments, lex, "en", "one-word-only", "greedy", str.split)
+    kept, _ = ps.paraphrase(segments, lex.keep_pairs(ps.top_share(ps.rank_pairs(lex, "thesaurus"), 1.0)), "en",
+                            "one-word-only", "greedy", str.split)
+    none, _ = ps.paraphrase(segments, lex.keep_pairs(set()), "en", "one-word-only", "greedy", str.split)
+    assert full["reference"].tolist() == kept["reference"].tolist() == ["store big", "market large"]
+    assert none["reference"].tolist() == ["shop big", "shop large"]
+    assert ps.summarize(full) == {"sentences": 2, "systems": 1, "words_per_sentence": 1.0,
+                                  "phrases_per_sentence": 0.0, "sentences_changed": 2}
+    assert len(subs) == 2 and ps.sample(subs, 1, seed=0).shape[0] == 1
+
+
+def test_alignment_selection_needs_links():
+    from mtmeta.errors import ConfigError
+
+    segments = pd.DataFrame({"system": ["s"], "seg_id": [1], "hypothesis": ["b"], "reference": ["a"], "source": [""]})
+    with pytest.raises(ConfigError, match="word alignments"):
+        ps.paraphrase(segments, lexicon(), "xx", "one-word-only", "alignment", str.split)
+
+
+def test_correlation_rows_pearson_and_meng():
+    human = pd.DataFrame({"system": list("abcdef"), "gt_others": [0.1, 0.4, 0.3, 0.6, 0.8, 0.7]})
+    original = pd.DataFrame({"system": list("abcdef"), "score": [10, 14, 16, 15, 20, 18.0], "signature": "o"})
+    new = pd.DataFrame({"system": list("fedcba"), "score": [19, 21, 16, 15, 14, 9.0], "signature": "n"})
+    rows = ps.correlation_rows(human, {"original": original, "new": new}, "original").set_index("variant")
+    h = human["gt_others"].to_numpy()
+    r_orig = np.corrcoef(original["score"], h)[0, 1]
+    new_scores = new.set_index("system").loc[list("abcdef"), "score"].to_numpy()
+    r_new = np.corrcoef(new_scores, h)[0, 1]
+    assert rows.loc["original", "pearson"] == pytest.approx(r_orig) and math.isnan(rows.loc["original", "meng_z"])
+    z, p = meng_by_hand(r_new, r_orig, np.corrcoef(new_scores, original["score"])[0, 1], 6)
+    assert rows.loc["new", "meng_z"] == pytest.approx(z) and rows.loc["new", "meng_p_two_sided"] == pytest.approx(p)
+
+
+def test_seed002_parmesan_tables(repo):
+    reported = yaml.safe_load((repo / "config/reported/seed002.yaml").read_text())
+    settings = {"owo": {"order": "one-word-only", "selection": "greedy"},
+                "owo-al": {"order": "one-word-only", "selection": "alignment"},
+                "owo.pos": {"order": "one-word-only", "selection": "greedy", "filter": "same-pos"}}
+    rows = [{"metric": "bleu", "references": "original", "pearson": 0.70, "meng_p_two_sided": math.nan,
+             "words_per_sentence": None, "phrases_per_sentence": None},
+            {"metric": "bleu", "references": "owo", "pearson": 0.80, "meng_p_two_sided": 0.04,
+             "words_per_sentence": 1.5, "phrases_per_sentence": 0.0},
+            {"metric": "bleu", "references": "owo-al", "pearson": 0.75, "meng_p_two_sided": 0.2,
+             "words_per_sentence": 0.8, "phrases_per_sentence": 0.0}]
+    rows += [{"metric": m, "references": "owo", "pearson": 0.9, "meng_p_two_sided": 0.01, "words_per_sentence": 1.5,
+              "phrases_per_sentence": 0.0} for m in SEED002_VARIANTS.values()]
+    tables = seed002_parmesan({"WMT12": pd.DataFrame(rows)}, reported, settings, "owo")
+    sub = tables["seed002_parmesan_substitution"].set_index(["row", "column"])
+    cell = sub.loc[("one-word only, greedy", "WMT12 Pearson, no Depfix")]
+    assert cell["reported"] == 0.802 and cell["reproduced"] == 0.80 and cell["delta"] == pytest.approx(-0.002)
+    depfix = sub.loc[("one-word only, greedy", "WMT12 Pearson, full Depfix")]
+    assert depfix["reported"] == 0.827 and math.isnan(depfix["reproduced"]) and depfix["reason"] == DEPFIX_GAP
+    assert math.isnan(sub.loc[("one-word first, greedy", "WMT12 Pearson, no Depfix"), "reproduced"])  # not configured
+    assert sub.loc[("baseline (original references)", "WMT12 Pearson"), "reproduced"] == 0.70
+    replaced = tables["seed002_parmesan_replaced"].set_index(["row", "column"])
+    assert replaced.loc[("one-word only, alignment", "WMT12 words per sentence"), "reported"] == 0.86
+    assert replaced.loc[("one-word only, alignment", "WMT12 words per sentence"), "reproduced"] == 0.8
+    meteor = tables["seed002_parmesan_meteor"].set_index(["row", "column"])
+    assert meteor.loc[("Meteor, no-paraphrases", "WMT12 Pearson, before Depfix"), "reported"] == 0.931
+    assert meteor.loc[("Meteor, no-paraphrases", "WMT12 Pearson, before Depfix"), "reproduced"] == 0.9
+
+
+def test_seed000_table_williams_against_bleu():
+    system = pd.DataFrame({"dataset": "d", "lp": "en-cs", "metric": ["bleu", "soft"], "human_score": "gt_others",
+                           "n_systems": 9, "pearson": [0.7, 0.75], "metric_signature": ["B", "S"]})
+    segment = pd.DataFrame({"dataset": "d", "lp": "en-cs", "metric": ["bleu", "soft"], "tau_wmt13": [0.2, 0.25],
+                            "three_way_accuracy": [0.4, 0.45], "n_comparisons": 100, "metric_signature": ["B", "S"]})
+    williams = pd.DataFrame({"dataset": "d", "lp": "en-cs", "human_score": "gt_others", "metric_1": ["soft", "bleu"],
+                             "metric_2": ["bleu", "soft"], "t": [1.2, -1.2], "p_one_sided": [0.13, 0.87]})
+    table = seed000_table(system, segment, williams, ["bleu", "soft"], {"d": "wmt13"}).set_index("metric")
+    assert table.loc["soft", "pearson_minus_bleu"] == pytest.approx(0.05)
+    assert table.loc["soft", "williams_p_two_sided"] == pytest.approx(0.26)
+    assert table.loc["soft", "tau"] == 0.25 and table.loc["bleu", "three_way_accuracy"] == 0.4
+    assert math.isnan(table.loc["bleu", "williams_p_two_sided"])
