@@ -253,7 +253,12 @@ class Vectors:
             else:
                 scores = self.unit @ self.unit[i]
                 scores[i] = -np.inf
-                top = np.argsort(-scores, kind="stable")[:k]
+                k = min(k, len(scores) - 1)
+                # Only the k best need sorting: every word scoring at least the k-th best value,
+                # ordered by score, then vocabulary order (the same result as a full stable sort).
+                kth = np.partition(scores, len(scores) - k)[len(scores) - k] if k > 0 else np.inf
+                candidates = np.flatnonzero(scores >= kth)
+                top = candidates[np.lexsort((candidates, -scores[candidates]))][:k]
                 self._neighbours[key] = {self.words[j]: float(scores[j]) for j in top}
         return self._neighbours[key]
 

@@ -133,6 +133,20 @@ def test_vectors_cosine_and_neighbours():
     assert vectors.similarity("a", "b") == pytest.approx(0.6)
     assert vectors.neighbours("a", 2) == pytest.approx({"b": 0.6, "c": 0.0})
     np.testing.assert_allclose(vectors.similarities(["a", "zz"], ["c", "b"]), [[0.0, 0.6], [0.0, 0.0]])
+    # Ties go to the earlier word: e and f are both at cosine 0.6 from a.
+    tied = Vectors(["a", "f", "e", "g"], np.array([[1.0, 0], [0.6, 0.8], [0.6, -0.8], [0.0, 1.0]]))
+    assert list(tied.neighbours("a", 1)) == ["f"] and list(tied.neighbours("a", 5)) == ["f", "e", "g"]
+    # The partial selection equals a full stable sort on random vectors with repeated rows.
+    rng = np.random.default_rng(0)
+    matrix = rng.normal(size=(200, 5))
+    matrix[100:150] = matrix[:50]
+    words = [f"w{k}" for k in range(200)]
+    many = Vectors(words, matrix)
+    for word in ("w0", "w7", "w120"):
+        scores = many.unit @ many.unit[many.index[word]]
+        scores[many.index[word]] = -np.inf
+        expected = [words[j] for j in np.argsort(-scores, kind="stable")[:10]]
+        assert list(many.neighbours(word, 10)) == expected
 
 
 TRAIN = """
