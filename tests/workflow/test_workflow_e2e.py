@@ -103,6 +103,9 @@ def study(tmp_path_factory, repo):
     (mirror / "german.words").write_bytes(lines(["der", "die", "das", "den", "im", "auf", "nach"]))
     (mirror / "eval.txt").write_bytes(lines(["a b c ||| a b d ||| a b c", "x y ||| x y ||| x y", "p ||| q ||| q"]))
     (mirror / "labels.txt").write_bytes(lines(["1", "0", "-1", "1"]))
+    # A MyThes thesaurus listing exactly sysB's substitutions (and one pair nobody uses).
+    (mirror / "th_de.dat").write_bytes(lines(["UTF-8", "gestern|1", "(Adv)|heute", "sehr|1", "(Adv)|ganz",
+                                              "buch|1", "(Subst)|heft|band", "katze|1", "(Subst)|mieze"]))
 
     def source(path, sha=None, **extra):
         mirror_spec = {"path": path, **extra}
@@ -112,8 +115,22 @@ def study(tmp_path_factory, repo):
 
     config = {
         "data_mirror": str(mirror),
-        "metrics": ["bleu", "ter", "meteor-exst"],
-        "metric_settings": {"meteor-exst": {"metric": "meteor", "params": {"modules": ["exact", "stem"]}}},
+        "metrics": ["bleu", "ter", "meteor-exst", "bleu-w2v"],
+        "metric_settings": {"meteor-exst": {"metric": "meteor", "params": {"modules": ["exact", "stem"]}},
+                            "bleu-w2v": {"metric": "softbleu", "params": {"embeddings": "tiny-w2v"}}},
+        "embeddings": {"tiny-w2v": {"corpus": ["study"],
+                                    "params": {"vector_size": 8, "min_count": 1, "epochs": 3, "seed": 1}}},
+        "embedding_probes": {"de": ["Hund"]},
+        "parmesan": {
+            "targets": ["tiny/en-de"],
+            "lexicons": {"de": {"source": "thesaurus_de", "kind": "mythes"}},
+            "metrics": ["bleu"],
+            "settings": {"owo.greedy": {"order": "one-word-only", "selection": "greedy"},
+                         "owo.alignment": {"order": "one-word-only", "selection": "alignment"}},
+            "samples": 2,
+            "appendix": {"target": "tiny/en-de", "setting": "owo.greedy", "metric": "bleu",
+                         "rankings": ["random", "thesaurus", "distributional"], "fractions": [0.5, 1.0]},
+        },
         "bootstrap": {"draws": 50, "seed": 1},
         "sweeps": {
             "tiny_sweep": {
@@ -133,6 +150,7 @@ def study(tmp_path_factory, repo):
             "eval_data": source("eval.txt"),
             "eval_labels": source("labels.txt"),
             "function_words_de": source("german.words"),
+            "thesaurus_de": source("th_de.dat"),
             "function_words_en": source("german.words"),  # any list will do for the tiny evaluator set
             "wordnet": source("unused.zip"),
             "meteor_paraphrase_en": source("unused.gz"),
@@ -276,3 +294,37 @@ def test_overview_table_and_ledger(study):
         assert (study / f"results/paper/seed003_overview.{suffix}").stat().st_size > 0
     ledger = pd.read_csv(study / "results/paper/ledger.tsv", sep="\t")
     assert ledger.empty and list(ledger.columns)[:3] == ["seed", "table", "row"]  # no seed data in this config
+
+
+def test_embeddings_and_softened_bleu(study):
+    training = json.loads((study / "results/embeddings/tiny-w2v/de/training.json").read_text())
+    assert training["workers"] == 1 and training["vocabulary"] > 20
+    neighbours = pd.read_csv(study / "results/embeddings/tiny-w2v/de/neighbours.tsv", sep="\t")
+    assert set(neighbours["probe"]) == {"Hund"}
+    bleu = pd.read_csv(study / "results/scores/tiny/en-de/bleu.sys.tsv", sep="\t").set_index("system")["score"]
+    soft = pd.read_csv(study / "results/scores/tiny/en-de/bleu-w2v.sys.tsv", sep="\t").set_index("system")
+    assert soft.loc["sysA", "score"] == pytest.approx(100.0)
+    assert (soft["score"] >= bleu.loc[soft.index] - 1e-9).all()  # soft credit never subtracts
+    assert training["sha256"][:12] in soft["signature"].iloc[0]
+    seed000 = pd.read_csv(study / "results/paper/seed000.tsv", sep="\t")
+    row = seed000[(seed000.dataset == "tiny") & (seed000.metric == "bleu-w2v")].iloc[0]
+    assert 0 <= row["williams_p_two_sided"] <= 1
+
+
+def test_parmesan_references_scores_and_appendix(study):
+    base = study / "results/parmesan/tiny/en-de/owo.greedy"
+    summary = json.loads((base / "summary.json").read_text())
+    # sysB's three edits (gestern/heute, sehr/ganz, Buch/Heft) are thesaurus pairs, and sysD's "Ganz"
+    # replaces "sehr" in segment 5: 4 words over 4 systems x 6 sentences.
+    assert summary["words_per_sentence"] == pytest.approx(4 / 24) and summary["substitutions"] == 4
+    new_refs = (base / "references" / "sysB.ref").read_text(encoding="utf-8").splitlines()
+    assert new_refs == [" ".join(sacrebleu.tokenizers.tokenizer_13a.Tokenizer13a()(h).split()) for h in SYSTEMS["sysB"]]
+    scores = pd.read_csv(base / "scores/bleu.sys.tsv", sep="\t").set_index("system")["score"]
+    assert scores["sysB"] == pytest.approx(100.0) and scores["sysA"] == pytest.approx(100.0)
+    correlations = pd.read_csv(study / "results/parmesan/tiny/en-de/correlations.tsv", sep="\t")
+    assert set(correlations["references"]) == {"original", "owo.greedy", "owo.alignment"}
+    appendix = pd.read_csv(study / "results/parmesan/appendix.tsv", sep="\t")
+    full = appendix[appendix.fraction == 1.0]
+    assert len(appendix) == 6 and full["pearson"].nunique() == 1  # every ranking keeps everything at 100%
+    greedy = correlations[correlations.references == "owo.greedy"]["pearson"].iloc[0]
+    assert full["pearson"].iloc[0] == pytest.approx(greedy)

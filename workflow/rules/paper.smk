@@ -183,6 +183,7 @@ rule paper:
         expand("results/paper/seed002_{dataset}.{ext}", dataset=SEED002_DATASETS, ext=["tsv", "md"]),
         rules.table_seed003.output,
         rules.table_seed002_parmesan.output if PARMESAN_LABELS else [],
+        [f"results/parmesan/{d}/{lp}/correlations.tsv" for d, lp in PARMESAN_TARGETS],
         "results/parmesan/appendix.tsv" if PARMESAN_APPENDIX else [],
         rules.table_seed000.output if SEED000_READY else [],
         rules.build_ledger.output,
