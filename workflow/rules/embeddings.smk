@@ -55,6 +55,8 @@ def vectors_inputs(wildcards):
 
 
 rule tokenize_corpus:
+    # Long jobs on the critical path of the seed-000/002 artefacts: start them first.
+    priority: 10
     input:
         corpus_inputs,
     output:
@@ -76,6 +78,8 @@ rule tokenize_corpus:
 
 
 rule train_embeddings:
+    # Long jobs on the critical path of the seed-000/002 artefacts: start them first.
+    priority: 10
     input:
         vectors_inputs,
     output:

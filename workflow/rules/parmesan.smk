@@ -48,6 +48,8 @@ def parmesan_scores(wildcards):
 
 
 rule align_outputs:
+    # Long jobs on the critical path of the seed-000/002 artefacts: start them first.
+    priority: 10
     input:
         segments="results/datasets/{dataset}/{lp}/segments.parquet",
     output:
