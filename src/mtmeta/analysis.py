@@ -4,16 +4,19 @@
   segment resampling that re-aggregates both the metric (from its statistics) and the human scores.
 - :func:`williams_table` and :func:`clusters`: every ordered pair of metrics compared by Williams'
   test on system-level Pearson, and WMT-style groups of metrics not significantly worse.
+- :func:`correlation_rows`: Pearson of several variants and Meng's test of each against a baseline.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
 
 from mtmeta.metrics.base import Metric
 from mtmeta.stats.correlation import bootstrap_intervals, correlations, resample_weights
-from mtmeta.stats.dependent import williams_test
+from mtmeta.stats.dependent import meng_test, williams_test
 from mtmeta.stats.human import SCORE_COLUMNS, score_draws
 
 
@@ -85,3 +88,31 @@ def clusters(pearson: dict[str, float], p_values: dict[tuple[str, str], float], 
         ranks[metric] = current
         members.append(metric)
     return ranks
+
+
+def correlation_rows(human: pd.DataFrame, scores: dict[str, pd.DataFrame], baseline: str,
+                     human_score: str = "gt_others") -> pd.DataFrame:
+    """Pearson of each scored variant with the human system score, and Meng's test against ``baseline``
+    (seed 002's comparison: a metric setting, or new references, against the baseline).
+
+    ``scores``: variant name -> system table (system, score, signature); judged systems only count.
+    """
+    judged = human.dropna(subset=[human_score]).set_index("system")[human_score]
+    frame = pd.DataFrame({name: table.set_index("system")["score"] for name, table in scores.items()})
+    missing = sorted(set(judged.index) - set(frame.index))
+    if missing:
+        raise ValueError(f"judged systems without scores: {missing}")
+    frame = frame.loc[judged.index]
+    n = len(judged)
+    r = {name: float(np.corrcoef(frame[name], judged)[0, 1]) for name in frame}
+    rows = []
+    for name in frame:
+        row = {"variant": name, "n_systems": n, "pearson": r[name]}
+        if name != baseline:
+            test = meng_test(r[name], r[baseline], float(np.corrcoef(frame[name], frame[baseline])[0, 1]), n)
+            row.update(meng_z=test.statistic, meng_p_two_sided=test.p_two_sided, meng_p_one_sided=test.p_one_sided)
+        else:
+            row.update(meng_z=math.nan, meng_p_two_sided=math.nan, meng_p_one_sided=math.nan)
+        row["signature"] = scores[name]["signature"].iloc[0]
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
-from mtmeta.stats.dependent import meng_test
+from mtmeta.analysis import correlation_rows
 
 LEDGER_COLUMNS = ["seed", "table", "row", "column", "reported", "reproduced", "delta", "reason"]
 
@@ -121,10 +120,9 @@ SEED002_VARIANTS = {
 def seed002_table(label: str, human: pd.DataFrame, system_scores: dict[str, pd.DataFrame], reported: dict,
                   summary: dict) -> pd.DataFrame:
     """BLEU and every Meteor paraphrase-table setting: Pearson with > others, and Meng's test vs BLEU."""
-    judged = human.dropna(subset=["gt_others"]).set_index("system")["gt_others"]
-    scores = pd.DataFrame({m: t.set_index("system")["score"] for m, t in system_scores.items()}).loc[judged.index]
-    n = len(judged)
-    r = {m: float(np.corrcoef(scores[m], judged)[0, 1]) for m in scores}
+    tests = correlation_rows(human, system_scores, baseline="bleu").set_index("variant")
+    n = int(tests["n_systems"].iloc[0])
+    r = tests["pearson"]
     rows = []
     baseline = reported["tables"]["simple_substitution"]["baseline"][label]
     rows.append({"row": "BLEU (original references)", "metric": "bleu", "pearson": r["bleu"], "reported": baseline,
@@ -132,10 +130,10 @@ def seed002_table(label: str, human: pd.DataFrame, system_scores: dict[str, pd.D
                  "reason_key": "bleu"})
     variants = reported["tables"]["meteor_variants"]["rows"]
     for setting, metric_id in SEED002_VARIANTS.items():
-        test = meng_test(r[metric_id], r["bleu"], float(np.corrcoef(scores[metric_id], scores["bleu"])[0, 1]), n)
+        test = tests.loc[metric_id]
         rows.append({"row": f"Meteor, {setting}", "metric": metric_id, "pearson": r[metric_id],
-                     "reported": variants[setting][label], "meng_z": test.statistic,
-                     "meng_p_two_sided": test.p_two_sided, "meng_p_one_sided": test.p_one_sided,
+                     "reported": variants[setting][label], "meng_z": test["meng_z"],
+                     "meng_p_two_sided": test["meng_p_two_sided"], "meng_p_one_sided": test["meng_p_one_sided"],
                      "reason_key": "meteor"})
     treex = reported["tables"]["treex"]["rows"]
     rows.append({"row": "BLEU (Treex table's baseline)", "metric": "bleu", "pearson": r["bleu"],

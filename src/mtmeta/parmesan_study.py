@@ -1,6 +1,6 @@
 """Seed 002's experiments around the pure paraphraser (:mod:`mtmeta.parmesan`): lexicons from the
 study's resources, paraphrasing of a prepared segment table, summaries, samples, pair rankings for
-the appendix, and the correlation table with Meng's test against the original references.
+the appendix. Their correlations with Meng's test come from :func:`mtmeta.analysis.correlation_rows`.
 
 Lemmas come from simplemma (the seed used the Morce tagger, which is not available).
 """
@@ -20,7 +20,6 @@ import pandas as pd
 from mtmeta.data import paraphrases
 from mtmeta.errors import ConfigError
 from mtmeta.parmesan import SELECTIONS, Lexicon, Paraphraser, paraphrase_segments
-from mtmeta.stats.dependent import meng_test
 
 log = logging.getLogger(__name__)
 
@@ -122,33 +121,3 @@ def top_share(ranked: pd.DataFrame, fraction: float) -> set[tuple[str, str]]:
     keep = math.ceil(round(fraction * len(ranked), 9))
     head = ranked.iloc[:keep]
     return set(zip(head["a"], head["b"], strict=True))
-
-
-# -- correlations -------------------------------------------------------------------------------------
-
-
-def correlation_rows(human: pd.DataFrame, scores: dict[str, pd.DataFrame], baseline: str,
-                     human_score: str = "gt_others") -> pd.DataFrame:
-    """Pearson of each scored variant with the human system score, and Meng's test against ``baseline``.
-
-    ``scores``: variant name -> system table (system, score, signature).
-    """
-    judged = human.dropna(subset=[human_score]).set_index("system")[human_score]
-    frame = pd.DataFrame({name: table.set_index("system")["score"] for name, table in scores.items()})
-    missing = sorted(set(judged.index) - set(frame.index))
-    if missing:
-        raise ValueError(f"judged systems without scores: {missing}")
-    frame = frame.loc[judged.index]
-    n = len(judged)
-    r = {name: float(np.corrcoef(frame[name], judged)[0, 1]) for name in frame}
-    rows = []
-    for name in frame:
-        row = {"variant": name, "n_systems": n, "pearson": r[name]}
-        if name != baseline:
-            test = meng_test(r[name], r[baseline], float(np.corrcoef(frame[name], frame[baseline])[0, 1]), n)
-            row.update(meng_z=test.statistic, meng_p_two_sided=test.p_two_sided, meng_p_one_sided=test.p_one_sided)
-        else:
-            row.update(meng_z=math.nan, meng_p_two_sided=math.nan, meng_p_one_sided=math.nan)
-        row["signature"] = scores[name]["signature"].iloc[0]
-        rows.append(row)
-    return pd.DataFrame(rows)

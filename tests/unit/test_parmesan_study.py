@@ -10,6 +10,7 @@ import yaml
 from test_paper import meng_by_hand  # pytest puts this directory on sys.path
 
 from mtmeta import parmesan_study as ps
+from mtmeta.analysis import correlation_rows
 from mtmeta.paper import DEPFIX_GAP, SEED002_VARIANTS, seed000_table, seed002_parmesan
 from mtmeta.parmesan import Lexicon
 
@@ -69,7 +70,7 @@ def test_correlation_rows_pearson_and_meng():
     human = pd.DataFrame({"system": list("abcdef"), "gt_others": [0.1, 0.4, 0.3, 0.6, 0.8, 0.7]})
     original = pd.DataFrame({"system": list("abcdef"), "score": [10, 14, 16, 15, 20, 18.0], "signature": "o"})
     new = pd.DataFrame({"system": list("fedcba"), "score": [19, 21, 16, 15, 14, 9.0], "signature": "n"})
-    rows = ps.correlation_rows(human, {"original": original, "new": new}, "original").set_index("variant")
+    rows = correlation_rows(human, {"original": original, "new": new}, "original").set_index("variant")
     h = human["gt_others"].to_numpy()
     r_orig = np.corrcoef(original["score"], h)[0, 1]
     new_scores = new.set_index("system").loc[list("abcdef"), "score"].to_numpy()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtmeta import parmesan_study as ps
+from mtmeta.analysis import correlation_rows
 from mtmeta.logsetup import configure
 
 
@@ -25,7 +25,7 @@ def main(snakemake):
     frames = []
     for metric, by_setting in paraphrased.items():
         scores = {"original": original[metric], **by_setting}
-        rows = ps.correlation_rows(human, scores, baseline="original")
+        rows = correlation_rows(human, scores, baseline="original")
         rows.insert(0, "metric", metric)
         frames.append(rows)
     table = pd.concat(frames, ignore_index=True).rename(columns={"variant": "references"})

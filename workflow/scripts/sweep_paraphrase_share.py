@@ -8,6 +8,7 @@ import pandas as pd
 
 from mtmeta import metrics
 from mtmeta import parmesan_study as ps
+from mtmeta.analysis import correlation_rows
 from mtmeta.data.prepare import source_file
 from mtmeta.logsetup import configure
 from mtmeta.metrics.tokenize import tokenizer
@@ -30,7 +31,7 @@ def main(snakemake):
     metric = metrics.get_for_dataset(entry["name"], lang, entry["params"])
     tokenize = tokenizer(snakemake.params.tokenize)
     _, original = score_segments(segments, metric)
-    baseline = float(ps.correlation_rows(human, {"original": original}, "original")["pearson"].iloc[0])
+    baseline = float(correlation_rows(human, {"original": original}, "original")["pearson"].iloc[0])
     sentences = None
     if "distributional" in appendix["rankings"]:
         with open(snakemake.input.corpus, encoding="utf-8") as handle:
@@ -45,7 +46,7 @@ def main(snakemake):
             table, _ = ps.paraphrase(segments, lexicon.keep_pairs(kept), lang, setting["order"], setting["selection"],
                                      tokenize)
             _, systems = score_segments(table, metric, own_references=True)
-            r = ps.correlation_rows(human, {"original": original, "paraphrased": systems}, "original")
+            r = correlation_rows(human, {"original": original, "paraphrased": systems}, "original")
             new = r.loc[r["variant"] == "paraphrased"].iloc[0]
             rows.append({"dataset": dataset, "lp": lp, "metric": entry["id"], "ranking": ranking,
                          "fraction": fraction, "pairs_kept": len(kept), "pairs_total": len(ranked),
