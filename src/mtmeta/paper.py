@@ -32,6 +32,16 @@ def _reason(delta: float, rounding: float, explanation: str) -> str:
 # Seed 001: METEOR variants on the evaluator set
 
 
+def _seed001_frame(rows: list[dict], explanation: str, n_items: int) -> pd.DataFrame:
+    """Rows with delta and reason (accuracies are reported to 4 decimals) and the item count."""
+    frame = pd.DataFrame(rows)
+    frame["delta"] = [_delta(r, p) for r, p in zip(frame["reproduced"], frame["reported"], strict=True)]
+    frame["reason"] = [_reason(d, 0.00005, explanation) if p is not None else ""
+                       for d, p in zip(frame["delta"], frame["reported"], strict=True)]
+    frame.insert(0, "n_items", n_items)
+    return frame
+
+
 def seed001_alpha(sweep: pd.DataFrame, baseline_accuracy: float, reported: dict, best: pd.Series,
                   seed_optimum: float, n_items: int) -> pd.DataFrame:
     """The alpha table: METEOR-basic (gamma 0) by alpha, the word-match baseline, best and CV rows."""
@@ -53,12 +63,7 @@ def seed001_alpha(sweep: pd.DataFrame, baseline_accuracy: float, reported: dict,
                  "reproduced": best["best_value"], "reproduced_at_1_minus_alpha": math.nan, "reported": None})
     rows.append({"row": "cross-validated (chosen on one half, scored on the other)", "alpha": math.nan,
                  "reproduced": best["cv_value"], "reproduced_at_1_minus_alpha": math.nan, "reported": None})
-    frame = pd.DataFrame(rows)
-    frame["delta"] = [_delta(r, p) for r, p in zip(frame["reproduced"], frame["reported"], strict=True)]
-    frame["reason"] = [_reason(d, 0.00005, explanation) if p is not None else ""
-                       for d, p in zip(frame["delta"], frame["reported"], strict=True)]
-    frame.insert(0, "n_items", n_items)
-    return frame
+    return _seed001_frame(rows, explanation, n_items)
 
 
 def seed001_gamma(sweep: pd.DataFrame, alpha: float, reported: dict, seed_point: float, best: pd.Series,
@@ -78,12 +83,7 @@ def seed001_gamma(sweep: pd.DataFrame, alpha: float, reported: dict, seed_point:
                  "reproduced": best["best_value"], "reported": None})
     rows.append({"row": "cross-validated (chosen on one half, scored on the other)", "alpha": math.nan,
                  "gamma": math.nan, "reproduced": best["cv_value"], "reported": None})
-    frame = pd.DataFrame(rows)
-    frame["delta"] = [_delta(r, p) for r, p in zip(frame["reproduced"], frame["reported"], strict=True)]
-    frame["reason"] = [_reason(d, 0.00005, explanation) if p is not None else ""
-                       for d, p in zip(frame["delta"], frame["reported"], strict=True)]
-    frame.insert(0, "n_items", n_items)
-    return frame
+    return _seed001_frame(rows, explanation, n_items)
 
 
 def seed001_modules(best_by_variant: dict[str, pd.Series], reported: dict, n_items: int) -> pd.DataFrame:
@@ -95,12 +95,7 @@ def seed001_modules(best_by_variant: dict[str, pd.Series], reported: dict, n_ite
         rows.append({"row": variant, "best_alpha": best["best_alpha"], "best_gamma": best["best_gamma"],
                      "reproduced": best["best_value"], "cross_validated": best["cv_value"],
                      "reported": table.get(variant)})
-    frame = pd.DataFrame(rows)
-    frame["delta"] = [_delta(r, p) for r, p in zip(frame["reproduced"], frame["reported"], strict=True)]
-    frame["reason"] = [_reason(d, 0.00005, explanation) if p is not None else ""
-                       for d, p in zip(frame["delta"], frame["reported"], strict=True)]
-    frame.insert(0, "n_items", n_items)
-    return frame
+    return _seed001_frame(rows, explanation, n_items)
 
 
 # ---------------------------------------------------------------------------------------------
