@@ -36,7 +36,7 @@ rule collect_system_level:
     log:
         "results/logs/collect_system_level.log",
     script:
-        "../scripts/collect_system_level.py"
+        "../scripts/collect_tables.py"
 
 
 rule plot_system_scatter:
