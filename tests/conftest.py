@@ -21,3 +21,25 @@ def mirror() -> Path:
     if not (MIRROR / "SHA256SUMS").is_file():
         pytest.skip(f"local data mirror not found at {MIRROR} (set MTMETA_DATA_MIRROR to run real-data tests)")
     return MIRROR
+
+
+@pytest.fixture(scope="session")
+def fetch_sources(tmp_path_factory, mirror):
+    """fetch_sources(label, names) -> a resources directory holding those sources, fetched from the
+    mirror (sha256-verified) and extracted as the workflow does."""
+    from mtmeta.config import load_config
+    from mtmeta.data.archive import safe_extract
+    from mtmeta.data.fetch import fetch, plan_fetch
+
+    config = load_config()
+
+    def fetched(label: str, names: list[str]) -> Path:
+        resources = tmp_path_factory.mktemp(label) / "resources"
+        for name in names:
+            manifest = fetch(plan_fetch(name, config["sources"][name], mirror), resources / name)
+            if manifest["archive"]:
+                safe_extract(resources / name / manifest["file"], resources / name / "extracted",
+                             manifest["extract_prefix"])
+        return resources
+
+    return fetched

@@ -15,9 +15,7 @@ import pytest
 
 from mtmeta import metrics
 from mtmeta.config import load_config
-from mtmeta.data.archive import safe_extract
 from mtmeta.data.corpus import Layout, load_segments
-from mtmeta.data.fetch import fetch, plan_fetch
 from mtmeta.metrics.tokenize import tokenizer
 
 pytestmark = pytest.mark.realdata
@@ -34,15 +32,10 @@ def jar_dir():
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory, mirror, jar_dir):
+def corpus(fetch_sources, jar_dir):
     config = load_config()
-    root = tmp_path_factory.mktemp("meteor-jar")
-    resources = root / "resources"
-    for name in ("wmt13_data", "function_words_en", "wordnet"):
-        manifest = fetch(plan_fetch(name, config["sources"][name], mirror), resources / name)
-        if manifest["archive"]:
-            safe_extract(resources / name / manifest["file"], resources / name / "extracted",
-                         manifest["extract_prefix"])
+    resources = fetch_sources("meteor-jar", ["wmt13_data", "function_words_en", "wordnet"])
+    root = resources.parent
     layout = Layout.from_config(config["datasets"]["wmt13"]["layout"])
     segments = load_segments(resources / "wmt13_data/extracted", layout, "de-en")
     rows = segments[segments.system == SYSTEM].sort_values("seg_id").head(N_SEGMENTS)
@@ -115,15 +108,10 @@ def java_hash(word: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def czech(tmp_path_factory, mirror):
+def czech(fetch_sources):
     config = load_config()
-    root = tmp_path_factory.mktemp("meteor-jar-cs")
-    resources = root / "resources"
-    for name in ("wmt12_data", "function_words_en", "function_words_cs"):
-        manifest = fetch(plan_fetch(name, config["sources"][name], mirror), resources / name)
-        if manifest["archive"]:
-            safe_extract(resources / name / manifest["file"], resources / name / "extracted",
-                         manifest["extract_prefix"])
+    resources = fetch_sources("meteor-jar-cs", ["wmt12_data", "function_words_en", "function_words_cs"])
+    root = resources.parent
     layout = Layout.from_config(config["datasets"]["wmt12"]["layout"])
     segments = load_segments(resources / "wmt12_data/extracted", layout, "en-cs")
     rows = segments[segments.system == "cu-depfix"].sort_values("seg_id")

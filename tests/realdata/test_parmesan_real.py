@@ -6,9 +6,7 @@ from mtmeta import metrics
 from mtmeta import parmesan_study as ps
 from mtmeta.align import align_segments, parse_links
 from mtmeta.config import load_config
-from mtmeta.data.archive import safe_extract
 from mtmeta.data.corpus import Layout, load_segments
-from mtmeta.data.fetch import fetch, plan_fetch
 from mtmeta.data.prepare import source_file
 from mtmeta.metrics.tokenize import tokenizer
 from mtmeta.scoring import score_segments
@@ -17,14 +15,9 @@ pytestmark = pytest.mark.realdata
 
 
 @pytest.fixture(scope="module")
-def wmt12_en_cs(tmp_path_factory, mirror):
+def wmt12_en_cs(fetch_sources):
     config = load_config()
-    resources = tmp_path_factory.mktemp("parmesan") / "resources"
-    for name in ("wmt12_data", "thesaurus_cs"):
-        manifest = fetch(plan_fetch(name, config["sources"][name], mirror), resources / name)
-        if manifest["archive"]:
-            safe_extract(resources / name / manifest["file"], resources / name / "extracted",
-                         manifest["extract_prefix"])
+    resources = fetch_sources("parmesan", ["wmt12_data", "thesaurus_cs"])
     layout = Layout.from_config(config["datasets"]["wmt12"]["layout"])
     segments = load_segments(resources / "wmt12_data/extracted", layout, "en-cs")
     lexicon = ps.build_lexicon("mythes", source_file(resources, "thesaurus_cs")[0], "cs")
