@@ -112,10 +112,6 @@ class Paraphrased:
         return sum(1 for s in self.substitutions if s.kind == "phrase")
 
 
-def _occurs(sequence: tuple[str, ...], index: dict[tuple[str, ...], list[int]]) -> bool:
-    return sequence in index
-
-
 def _ngram_index(lemmas: list[str], max_n: int) -> dict[tuple[str, ...], list[int]]:
     index: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for n in range(1, max_n + 1):
@@ -188,10 +184,10 @@ class Paraphraser:
             for i in range(len(s.ref_lemmas) - a + 1):
                 ref_seq = tuple(s.ref_lemmas[i : i + a])
                 targets = self.lexicon.phrases.get(ref_seq)
-                if not targets or _occurs(ref_seq, hyp_index):
+                if not targets or ref_seq in hyp_index:
                     continue
                 for hyp_seq in targets:
-                    if _occurs(hyp_seq, ref_index):
+                    if hyp_seq in ref_index:
                         continue
                     for j in hyp_index.get(hyp_seq, ()):
                         candidates.append((a, len(hyp_seq), i, j))

@@ -27,12 +27,14 @@ RANKINGS = ("random", "thesaurus", "distributional")
 
 
 def lemmatizer(lang: str) -> Callable[[str], str]:
-    """Lower-cased simplemma lemma of a lower-cased word (cached)."""
-    import simplemma
+    """Lower-cased simplemma lemma of a lower-cased word (cached); METEOR's lemma stemmer underneath."""
+    from mtmeta.metrics.meteor.lexicon import make_stemmer
+
+    simplemma_lemma = make_stemmer(lang, "lemma")
 
     @cache
     def lemma(word: str) -> str:
-        return simplemma.lemmatize(word.lower(), lang=lang).lower()
+        return simplemma_lemma(word.lower()).lower()
 
     return lemma
 
