@@ -126,6 +126,11 @@ def _check_references(config: dict) -> None:
     appendix_target = parmesan.get("appendix", {}).get("target")
     if appendix_target is not None and appendix_target not in parmesan["targets"]:
         raise ConfigError(f"parmesan.appendix.target {appendix_target!r} is not one of parmesan.targets")
+    if appendix_target is not None:
+        dataset, lp = appendix_target.split("/")
+        if parmesan["appendix"]["metric"] not in metrics_of(config, dataset, lp):
+            raise ConfigError(f"parmesan.appendix.metric {parmesan['appendix']['metric']!r} is not scored on "
+                              f"{appendix_target} (add it to metrics or the dataset's extra_metrics)")
     for name, sweep in config.get("sweeps", {}).items():
         for target in sweep["targets"]:
             for dataset in target["datasets"]:

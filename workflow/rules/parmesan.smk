@@ -146,6 +146,7 @@ def appendix_inputs(wildcards):
         "lexicon": source_inputs(PARMESAN["lexicons"][lang]["source"]),
         "corpus": f"results/embeddings/{next(iter(EMBEDDINGS))}/{lang}/corpus.txt",
         "human_scores": f"results/datasets/{dataset}/{lp}/human_scores.tsv",
+        "original": f"results/scores/{dataset}/{lp}/{PARMESAN_APPENDIX['metric']}.sys.tsv",
         "code": metric_code_files(PARMESAN_APPENDIX["metric"]),
     }
 

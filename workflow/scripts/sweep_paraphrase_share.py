@@ -30,7 +30,7 @@ def main(snakemake):
     entry = snakemake.params.metric
     metric = metrics.get_for_dataset(entry["name"], lang, entry["params"])
     tokenize = tokenizer(snakemake.params.tokenize)
-    _, original = score_segments(segments, metric)
+    original = pd.read_csv(snakemake.input.original, sep="\t")  # the same metric on the original references
     baseline = float(correlation_rows(human, {"original": original}, "original")["pearson"].iloc[0])
     sentences = None
     if "distributional" in appendix["rankings"]:
