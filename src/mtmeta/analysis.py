@@ -44,7 +44,7 @@ def bootstrap_table(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
         if missing:
             raise ValueError(f"{metric_id}: no statistics for judged systems {missing}")
         observed = np.array([metric.corpus_score(per_system[s]) for s in judged])
-        metric_draws = np.array([[metric.corpus_score_weighted(per_system[s], w) for s in judged] for w in weights])
+        metric_draws = np.column_stack([metric.corpus_scores_weighted(per_system[s], weights) for s in judged])
         for score in SCORE_COLUMNS:
             point = correlations(sign * observed, observed_human[score].to_numpy(dtype=float))
             intervals = bootstrap_intervals(sign * metric_draws, human_draws[score], alpha)

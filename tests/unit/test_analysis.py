@@ -25,6 +25,9 @@ class MeanMetric:
     def corpus_score_weighted(self, stats_, weights):
         return float(np.average(stats_[:, 0], weights=weights)) if np.sum(weights) else float("nan")
 
+    def corpus_scores_weighted(self, stats_, weights):
+        return np.array([self.corpus_score_weighted(stats_, w) for w in weights])
+
 
 def strict_order_study(n_segments=30, seed=1):
     """Systems s0 > s1 > s2 > s3 on every segment, for the humans and for the metric."""

@@ -13,6 +13,8 @@ rule correlate_segment_level:
         metrics=lp_metric_specs,
     log:
         "results/logs/correlate_segment_level/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/correlate_segment_level/{dataset}/{lp}.tsv"
     resources:
         mem_mb=3000,
         runtime=10,
@@ -32,6 +34,8 @@ rule collect_segment_level:
         markdown="results/correlations/segment_level.md",
     log:
         "results/logs/collect_segment_level.log",
+    benchmark:
+        "results/benchmarks/collect_segment_level.tsv"
     script:
         "../scripts/collect_tables.py"
 
@@ -72,6 +76,8 @@ rule test_significance:
         level=config["significance_level"],
     log:
         "results/logs/test_significance/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/test_significance/{dataset}/{lp}.tsv"
     script:
         "../scripts/test_significance.py"
 

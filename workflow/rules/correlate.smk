@@ -12,6 +12,8 @@ rule correlate_system_level:
         metric=metric_params,
     log:
         "results/logs/correlate_system_level/{dataset}/{lp}/{metric}.log",
+    benchmark:
+        "results/benchmarks/correlate_system_level/{dataset}/{lp}/{metric}.tsv"
     resources:
         mem_mb=1000,
         runtime=10,
@@ -35,6 +37,8 @@ rule collect_system_level:
         markdown="results/correlations/system_level.md",
     log:
         "results/logs/collect_system_level.log",
+    benchmark:
+        "results/benchmarks/collect_system_level.tsv"
     script:
         "../scripts/collect_tables.py"
 
@@ -58,6 +62,8 @@ rule plot_system_scatter:
         human_score=config["figure_human_score"],
     log:
         "results/logs/plot_system_scatter/{metric}.log",
+    benchmark:
+        "results/benchmarks/plot_system_scatter/{metric}.tsv"
     script:
         "../scripts/plot_system_scatter.py"
 

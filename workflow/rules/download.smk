@@ -8,6 +8,8 @@ rule download_source:
         plan=fetch_plan,
     log:
         "results/logs/download_source/{source}.log",
+    benchmark:
+        "results/benchmarks/download_source/{source}.tsv"
     message:
         "Fetching source {wildcards.source}"
     resources:
@@ -24,6 +26,8 @@ rule extract_archive:
         directory("resources/{source}/extracted"),
     log:
         "results/logs/extract_archive/{source}.log",
+    benchmark:
+        "results/benchmarks/extract_archive/{source}.tsv"
     message:
         "Extracting {wildcards.source} (refusing unsafe members)"
     resources:

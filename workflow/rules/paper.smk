@@ -42,6 +42,8 @@ rule table_seed001:
         metric=metric_entry("meteor-basic"),
     log:
         "results/logs/table_seed001.log",
+    benchmark:
+        "results/benchmarks/table_seed001.tsv"
     script:
         "../scripts/table_seed001.py"
 
@@ -62,6 +64,8 @@ rule table_seed002:
         dataset="|".join(SEED002_DATASETS),
     log:
         "results/logs/table_seed002/{dataset}.log",
+    benchmark:
+        "results/benchmarks/table_seed002/{dataset}.tsv"
     script:
         "../scripts/table_seed002.py"
 
@@ -93,6 +97,8 @@ rule table_seed003:
         tau_variant=TAU_VARIANT,
     log:
         "results/logs/table_seed003.log",
+    benchmark:
+        "results/benchmarks/table_seed003.tsv"
     script:
         "../scripts/table_seed003.py"
 
@@ -123,6 +129,8 @@ rule table_seed002_parmesan:
         names=PARMESAN_TABLES,
     log:
         "results/logs/table_seed002_parmesan.log",
+    benchmark:
+        "results/benchmarks/table_seed002_parmesan.tsv"
     script:
         "../scripts/table_seed002_parmesan.py"
 
@@ -153,6 +161,8 @@ rule table_seed000:
         tau_variant=TAU_VARIANT,
     log:
         "results/logs/table_seed000.log",
+    benchmark:
+        "results/benchmarks/table_seed000.tsv"
     script:
         "../scripts/table_seed000.py"
 
@@ -173,6 +183,8 @@ rule build_ledger:
         markdown="results/paper/ledger.md",
     log:
         "results/logs/build_ledger.log",
+    benchmark:
+        "results/benchmarks/build_ledger.tsv"
     script:
         "../scripts/build_ledger.py"
 

@@ -134,6 +134,8 @@ rule correlate_paraphrased:
         runs=lambda wildcards: parmesan_runs(wildcards.dataset, wildcards.lp),
     log:
         "results/logs/correlate_paraphrased/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/correlate_paraphrased/{dataset}/{lp}.tsv"
     script:
         "../scripts/correlate_paraphrased.py"
 

@@ -14,6 +14,8 @@ rule prepare_dataset:
         dataset=dataset_config,
     log:
         "results/logs/prepare_dataset/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/prepare_dataset/{dataset}/{lp}.tsv"
     message:
         "Preparing {wildcards.dataset} {wildcards.lp}"
     resources:
@@ -35,5 +37,7 @@ rule collect_exclusions:
         ),
     log:
         "results/logs/collect_exclusions.log",
+    benchmark:
+        "results/benchmarks/collect_exclusions.tsv"
     script:
         "../scripts/collect_exclusions.py"

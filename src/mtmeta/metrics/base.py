@@ -43,6 +43,21 @@ def check_references(hypotheses: Sequence[str], references: Sequence[Sequence[st
             raise TypeError(f"hypotheses[{i}] is a {type(hyp).__name__}; expected a string")
 
 
+def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``(weights[d][:, None] * stats).sum(axis=0)`` for every row d of ``weights``, bit for bit.
+
+    Integer statistics sum exactly in any order (a matrix product); floating-point ones are
+    accumulated segment by segment, the order numpy's column sum takes, so draws equal single sums.
+    """
+    stats, weights = np.asarray(stats), np.asarray(weights)
+    if np.issubdtype(stats.dtype, np.integer) and np.issubdtype(weights.dtype, np.integer):
+        return weights @ stats
+    totals = np.zeros((len(weights), stats.shape[1]), dtype=np.result_type(weights, stats))
+    for i in range(len(stats)):
+        totals += weights[:, i, None] * stats[i]
+    return totals
+
+
 class Metric(ABC):
     """Base class. Subclasses set ``name`` and implement the four abstract methods."""
 
@@ -72,6 +87,22 @@ class Metric(ABC):
         The default repeats rows; metrics defined by summed statistics override it with a weighted sum.
         """
         return self.corpus_score(np.repeat(stats, np.asarray(weights, dtype=int), axis=0))
+
+    def corpus_scores_weighted(self, stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """:meth:`corpus_score_weighted` for each row of ``weights`` (draws x segments) at once.
+
+        Metrics defined by summed statistics set :meth:`score_totals`; their statistics are then summed
+        for all draws together, in the order a single weighted sum takes, so every draw's score equals
+        :meth:`corpus_score_weighted`'s to the last bit.
+        """
+        weights = np.asarray(weights)
+        if type(self).score_totals is not Metric.score_totals:
+            return self.score_totals(weighted_sums(stats, weights))
+        return np.array([self.corpus_score_weighted(stats, w) for w in weights], dtype=float)
+
+    def score_totals(self, totals: np.ndarray) -> np.ndarray:
+        """Corpus score of each row of summed statistics (for metrics whose corpus score is one)."""
+        raise NotImplementedError
 
     @abstractmethod
     def signature(self) -> str:

@@ -129,6 +129,17 @@ class HLEPOR(Metric):
         lp, npp, hpr = (np.average(f, weights=weights, keepdims=True) for f in factors(stats, self.alpha, self.beta))
         return float(self.combine(lp, npp, hpr)[0])
 
+    def corpus_scores_weighted(self, stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        weights = np.asarray(weights)
+        count = weights.sum(axis=1)
+
+        def average(values):  # np.average of each row of weights, the same arithmetic
+            return (weights * values).sum(axis=1) / count
+
+        if self.system == "mean-segments":
+            return average(self.segment_scores(stats))
+        return self.combine(*(average(f) for f in factors(stats, self.alpha, self.beta)))
+
     def signature(self) -> str:
         case = "lc" if self.lowercase else "mixed"
         w = ":".join(f"{x:g}" for x in self.weights)

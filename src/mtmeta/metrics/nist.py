@@ -128,6 +128,9 @@ class NIST(Metric):
     def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
         return float(self._score((np.asarray(weights)[:, None] * stats).sum(axis=0))[0])
 
+    def score_totals(self, totals: np.ndarray) -> np.ndarray:
+        return self._score(totals)
+
     def signature(self) -> str:
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"

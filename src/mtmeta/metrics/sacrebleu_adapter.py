@@ -26,17 +26,22 @@ class SacrebleuMetric(Metric):
         self._segment = segment_metric or corpus_metric
         self._cached: tuple[tuple, list] | None = None
 
-    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        check_references(hypotheses, references)
+    def _reference_info(self, references: Sequence[Sequence[str]]) -> list:
+        """sacrebleu's preprocessed references, one entry per segment (cached: every system of a
+        test set shares them)."""
         key = tuple(tuple(stream) for stream in references)
         if self._cached is None or self._cached[0] != key:
-            # Every system of a test set shares the references: preprocess them once.
             self._cached = (key, self._metric._cache_references(references))
         self._segment.num_refs = self._metric.num_refs
+        return self._cached[1]
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        check_references(hypotheses, references)
+        ref_infos = self._reference_info(references)
         metric = self._metric
         rows = [
             metric._compute_segment_statistics(metric._preprocess_segment(hyp), ref_info)
-            for hyp, ref_info in zip(hypotheses, self._cached[1], strict=True)
+            for hyp, ref_info in zip(hypotheses, ref_infos, strict=True)
         ]
         return np.asarray(rows, dtype=self.stat_dtype).reshape(len(rows), len(self.stat_names))
 
@@ -50,6 +55,9 @@ class SacrebleuMetric(Metric):
     def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
         total = (np.asarray(weights)[:, None] * stats).sum(axis=0)
         return float(self._metric._compute_score_from_stats(total.tolist()).score)
+
+    def score_totals(self, totals: np.ndarray) -> np.ndarray:
+        return np.array([self._metric._compute_score_from_stats(row.tolist()).score for row in totals], dtype=float)
 
     def signature(self) -> str:
         return f"{self.label}|" + self._metric.get_signature().format()

@@ -216,6 +216,9 @@ class SoftBLEU(Metric):
     def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
         return self._bleu_of((np.asarray(weights)[:, None] * stats).sum(axis=0), False)
 
+    def score_totals(self, totals: np.ndarray) -> np.ndarray:
+        return np.array([self._bleu_of(row, False) for row in totals], dtype=float)
+
     def signature(self) -> str:
         digest = self.vectors.digest[:12] if self.vectors.digest else "unhashed"
         soft = (f"emb:{self.embeddings}@{digest}|method:{self.method}|assign:{self.assignment}|floor:{self.floor:g}"

@@ -77,6 +77,9 @@ class _ErrorRate(Metric):
         total = (np.asarray(weights)[:, None] * stats).sum(axis=0)
         return float(_rate(total[0], total[1]))
 
+    def score_totals(self, totals: np.ndarray) -> np.ndarray:
+        return np.asarray(_rate(totals[:, 0], totals[:, 1]), dtype=float)
+
     def signature(self) -> str:
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"

@@ -50,6 +50,10 @@ class WordMatch(Metric):
     def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
         return float(np.average(stats[:, 0], weights=weights))
 
+    def corpus_scores_weighted(self, stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        weights = np.asarray(weights)  # np.average of each row, the same arithmetic
+        return (weights * stats[:, 0]).sum(axis=1) / weights.sum(axis=1)
+
     def signature(self) -> str:
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"

@@ -83,6 +83,48 @@ def resample_weights(n_items: int, n_draws: int = 1000, seed: int = 12345) -> np
     return rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_draws)
 
 
+def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Pearson r of each row pair; NaN for fewer than three columns or a constant row."""
+    xm = x - x.mean(axis=1, keepdims=True)
+    ym = y - y.mean(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = (xm * ym).sum(axis=1) / np.sqrt((xm * xm).sum(axis=1) * (ym * ym).sum(axis=1))
+    undefined = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0) | (x.shape[1] < 3)
+    return np.where(undefined, math.nan, np.clip(r, -1.0, 1.0))
+
+
+def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall tau-b of each row pair: sum of sign products over sqrt of the untied pair counts."""
+    i, j = np.triu_indices(x.shape[1], k=1)
+    sx, sy = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = (sx * sy).sum(axis=1) / np.sqrt((sx * sx).sum(axis=1) * (sy * sy).sum(axis=1))
+    undefined = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0) | (x.shape[1] < 3)
+    return np.where(undefined, math.nan, np.clip(tau, -1.0, 1.0))
+
+
+def correlation_rows(metric: np.ndarray, human: np.ndarray) -> dict[str, np.ndarray]:
+    """Pearson, Spearman and Kendall (tau-b) of every row pair of two (draws x systems) matrices,
+    without p-values (what a bootstrap needs, vectorised over draws; equal to :func:`correlations`
+    up to rounding in the last digits). In a row with NaN, only the columns known on both sides count.
+    """
+    metric, human = np.asarray(metric, dtype=float), np.asarray(human, dtype=float)
+    out = {name: np.full(len(metric), math.nan) for name in ("pearson", "spearman", "kendall")}
+    partial = np.isnan(metric).any(axis=1) | np.isnan(human).any(axis=1)
+    groups = [(np.flatnonzero(~partial), None)]
+    groups += [(np.array([d]), ~(np.isnan(metric[d]) | np.isnan(human[d]))) for d in np.flatnonzero(partial)]
+    for rows, columns in groups:
+        if not len(rows):
+            continue
+        m, h = metric[rows], human[rows]
+        if columns is not None:
+            m, h = m[:, columns], h[:, columns]
+        out["pearson"][rows] = _pearson_rows(m, h)
+        out["spearman"][rows] = _pearson_rows(stats.rankdata(m, axis=1), stats.rankdata(h, axis=1))
+        out["kendall"][rows] = _kendall_rows(m, h)
+    return out
+
+
 def bootstrap_intervals(metric_draws: np.ndarray, human_draws: np.ndarray, alpha: float = 0.05) -> dict:
     """Percentile intervals of Pearson, Spearman and Kendall over paired bootstrap draws.
 
@@ -94,12 +136,7 @@ def bootstrap_intervals(metric_draws: np.ndarray, human_draws: np.ndarray, alpha
     human_draws = np.asarray(human_draws, dtype=float)
     if metric_draws.shape != human_draws.shape:
         raise ValueError(f"draw matrices differ in shape: {metric_draws.shape} vs {human_draws.shape}")
-    values = {"pearson": [], "spearman": [], "kendall": []}
-    for m, h in zip(metric_draws, human_draws, strict=True):
-        usable = ~(np.isnan(m) | np.isnan(h))
-        result = correlations(m[usable], h[usable])
-        for name in values:
-            values[name].append(result[name])
+    values = correlation_rows(metric_draws, human_draws)
     out = {"draws": int(len(metric_draws))}
     for name, draws in values.items():
         draws = np.asarray(draws)

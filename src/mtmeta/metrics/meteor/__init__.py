@@ -276,6 +276,9 @@ class METEOR(Metric):
     def corpus_score_weighted(self, stats: np.ndarray, weights) -> float:
         return self.corpus_rescore(stats, weights)
 
+    def corpus_scores_weighted(self, stats: np.ndarray, weights) -> np.ndarray:
+        return self.rescore(scoring.aggregate(stats, len(self.modules), self.full_match_rule, weights))
+
     def signature(self) -> str:
         mods = "+".join(scoring.SHORT[m] for m in self.modules)
         weights = "_".join(f"{w:g}" for w in self.weights)

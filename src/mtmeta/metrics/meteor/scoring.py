@@ -108,15 +108,19 @@ def full_match(stats: np.ndarray, n_modules: int) -> np.ndarray:
 def aggregate(stats: np.ndarray, n_modules: int, full_match_rule: bool = True, weights=None) -> np.ndarray:
     """Summed statistics of a corpus (fully matched one-chunk segments add no chunks).
 
-    ``weights`` counts segment i weights[i] times (bootstrap resampling).
+    ``weights`` counts segment i weights[i] times (bootstrap resampling); a matrix of weights
+    (draws x segments) gives one row of sums per draw. The statistics are counts, so the sums are
+    exact whatever their order.
     """
     stats = np.asarray(stats, dtype=float)
     weights = np.ones(len(stats)) if weights is None else np.asarray(weights, dtype=float)
-    total = weights @ stats if len(stats) else np.zeros(stats.shape[1])
-    if full_match_rule and len(stats):
+    if not len(stats):
+        return np.zeros((*weights.shape[:-1], stats.shape[1]))
+    total = weights @ stats
+    if full_match_rule:
         chunk_column = 4 + 4 * n_modules
         keep = ~full_match(stats, n_modules)
-        total[chunk_column] = weights[keep] @ stats[keep, chunk_column]
+        total[..., chunk_column] = weights[..., keep] @ stats[keep, chunk_column]
     return total
 
 

@@ -1,0 +1,124 @@
+"""Time the whole study, and turn its per-job benchmarks into a table of the most expensive rules.
+
+    .venv/bin/python benchmarks/study_timing.py run -- .venv/bin/snakemake --cores 2
+    .venv/bin/python benchmarks/study_timing.py table [--top 15] [--out benchmarks/study_timing.md]
+
+``run`` runs the given command (normally Snakemake on the default config), then writes its wall
+time, the peak resident memory of its largest process and the number of jobs Snakemake ran to
+``results/benchmarks/study.json``. ``table`` reads every job's ``benchmark:`` file under
+``results/benchmarks/<rule>/`` (Snakemake's wall seconds and peak RSS per job) and writes, per rule,
+the number of jobs, the summed and the largest job time and the peak memory: the 15 most expensive
+rules and the total, with the run's wall time and peak memory when ``study.json`` exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import resource
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+BENCHMARKS = Path("results/benchmarks")
+SUMMARY = BENCHMARKS / "study.json"
+_FINISHED = re.compile(r"^(\d+) of (\d+) steps \(100%\) done", re.MULTILINE)
+
+
+def run(command: list[str]) -> dict:
+    """Run the study command, echoing its output, and record wall time, peak memory and job count."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    jobs = None
+    for line in process.stdout:
+        sys.stdout.write(line)
+        match = _FINISHED.match(line)
+        if match:
+            jobs = int(match.group(1))
+    code = process.wait()
+    wall = time.perf_counter() - start
+    # The largest resident set among the processes the command waited for (Snakemake's jobs included).
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    summary = {"command": " ".join(command), "exit_code": code, "wall_seconds": round(wall, 1),
+               "peak_rss_mb": round(peak_mb), "jobs": jobs}
+    BENCHMARKS.mkdir(parents=True, exist_ok=True)
+    SUMMARY.write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps(summary), file=sys.stderr)
+    return summary
+
+
+def rule_costs(root: Path = BENCHMARKS) -> list[dict]:
+    """Per rule: jobs, summed and largest wall seconds, peak RSS (MB), from Snakemake's benchmark files."""
+    costs: dict[str, dict] = defaultdict(lambda: {"jobs": 0, "seconds": 0.0, "max_seconds": 0.0, "peak_mb": 0.0})
+    for path in sorted(root.rglob("*.tsv")):
+        rule = path.relative_to(root).parts[0]
+        if rule == path.name:  # a file directly under results/benchmarks names its rule
+            rule = path.stem
+        with open(path, newline="") as handle:
+            rows = list(csv.DictReader(handle, delimiter="\t"))
+        if not rows or "s" not in rows[0]:
+            continue
+        seconds = float(rows[-1]["s"])
+        rss = rows[-1].get("max_rss", "NA")
+        entry = costs[rule]
+        entry["jobs"] += 1
+        entry["seconds"] += seconds
+        entry["max_seconds"] = max(entry["max_seconds"], seconds)
+        if rss not in ("NA", "-", ""):
+            entry["peak_mb"] = max(entry["peak_mb"], float(rss))
+    return sorted(({"rule": rule, **values} for rule, values in costs.items()), key=lambda r: -r["seconds"])
+
+
+def table(top: int = 15) -> str:
+    costs = rule_costs()
+    if not costs:
+        raise SystemExit(f"no benchmark files under {BENCHMARKS}; run the study first")
+    total = sum(c["seconds"] for c in costs)
+    lines = ["# The study's cost by rule", ""]
+    if SUMMARY.is_file():
+        run_info = json.loads(SUMMARY.read_text())
+        lines += [f"Whole run: **{run_info['wall_seconds'] / 60:.1f} min wall**, {run_info['jobs']} jobs, peak memory "
+                  f"of the largest process {run_info['peak_rss_mb']} MB (`{run_info['command']}`, exit code "
+                  f"{run_info['exit_code']}).", ""]
+    lines += [f"Job time summed over all jobs: {total:.0f} s in {sum(c['jobs'] for c in costs)} jobs "
+              "(with 2 cores, wall time is at least half of that). Seconds are each job's wall time from its "
+              "`benchmark:` file; memory is the job's peak resident set.", "",
+              "| rule | jobs | seconds (sum) | share | largest job s | peak MB |", "|---|---:|---:|---:|---:|---:|"]
+    for c in costs[:top]:
+        lines.append(f"| `{c['rule']}` | {c['jobs']} | {c['seconds']:.1f} | {100 * c['seconds'] / total:.1f}% | "
+                     f"{c['max_seconds']:.1f} | {c['peak_mb']:.0f} |")
+    rest = costs[top:]
+    if rest:
+        lines.append(f"| {len(rest)} other rules | {sum(c['jobs'] for c in rest)} | "
+                     f"{sum(c['seconds'] for c in rest):.1f} | {100 * sum(c['seconds'] for c in rest) / total:.1f}% | "
+                     f"{max(c['max_seconds'] for c in rest):.1f} | {max(c['peak_mb'] for c in rest):.0f} |")
+    lines.append(f"| **total** | {sum(c['jobs'] for c in costs)} | {total:.1f} | 100% | | |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run", help="run the study command and record wall time, peak memory and jobs")
+    p.add_argument("study", nargs=argparse.REMAINDER, help="the command, after --")
+    p = sub.add_parser("table", help="the most expensive rules of the last run, as Markdown")
+    p.add_argument("--top", type=int, default=15)
+    p.add_argument("--out", help="also write the table to this file")
+    args = parser.parse_args()
+    if args.command == "run":
+        command = args.study[1:] if args.study[:1] == ["--"] else args.study
+        if not command:
+            parser.error("run needs the study command after --")
+        sys.exit(run(command)["exit_code"])
+    text = table(args.top)
+    if args.out:
+        Path(args.out).write_text(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
