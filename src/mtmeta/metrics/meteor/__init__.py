@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from mtmeta import __version__
 from mtmeta.errors import ConfigError, FetchError
@@ -59,6 +60,7 @@ from mtmeta.metrics.tokenize import tokenizer
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 METEOR_TABLES = {"en": "meteor_paraphrase_en"}  # language -> source of Meteor 1.5's own paraphrase table
 FUNCTION_WORDS = ("meteor15", "lang", "none")  # whose function-word list (see _function_word_language)
+BACKENDS = ("compiled", "python")
 
 
 def _source_path(resources: Path, source: str) -> Path:
@@ -79,7 +81,8 @@ class METEOR(Metric):
                  gamma: float | None = None, delta: float | None = None, full_match_rule: bool | None = None,
                  beam: int = DEFAULT_BEAM, stemmer: str = "snowball", paraphrase: str | None = None,
                  paraphrase_filter: str | None = None, function_words: str = "meteor15",
-                 tokenize: str = "13a", lowercase: bool = True, resources: str = "resources"):
+                 tokenize: str = "13a", lowercase: bool = True, resources: str = "resources",
+                 backend: str = "compiled"):
         if not lang:
             raise ConfigError("meteor needs the target language (lang=...)")
         self.lang = lang
@@ -115,6 +118,9 @@ class METEOR(Metric):
                               f"(have: {', '.join(METEOR_TABLES)}); use paraphrase=mythes or a table path")
         self.tokenize, self.lowercase = tokenize, lowercase
         self.resources = Path(resources)
+        if backend not in BACKENDS:
+            raise ConfigError(f"meteor: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+        self.backend = backend  # "python": the readable aligner (the reference); both give the same numbers
         self._tokenizer = tokenizer(tokenize, lowercase)
         self._aligner: Aligner | None = None
         self._aligner_key: tuple | None = None
@@ -154,14 +160,16 @@ class METEOR(Metric):
         """Matchers that do not depend on the references, built once."""
         matchers = {"exact": exact_matcher}
         if "stem" in self.modules:
-            matchers["stem"] = stem_matcher(make_stemmer(self.lang, self.stemmer))
+            self._stem = make_stemmer(self.lang, self.stemmer)
+            matchers["stem"] = stem_matcher(self._stem)
         if "synonym" in self.modules:
             if self.lang == "en":
                 wordnet = WordNetSynsets(_source_path(self.resources, "wordnet"))
                 self._resource_ids["wordnet"] = self._short_sha("wordnet")
-                matchers["synonym"] = synonym_matcher(wordnet.synsets)
+                self._synsets = wordnet.synsets
             else:
-                matchers["synonym"] = synonym_matcher(self._thesaurus().synsets)
+                self._synsets = self._thesaurus().synsets
+            matchers["synonym"] = synonym_matcher(self._synsets)
         function_list = self._function_word_language()
         if function_list:
             source = f"function_words_{function_list}"
@@ -246,14 +254,75 @@ class METEOR(Metric):
         hyps = [self._tokenizer(h) for h in hypotheses]
         refs = [[self._tokenizer(r) for r in segment if r is not None] for segment in zip(*references, strict=True)]
         aligner = self._aligner_for(refs)
+        if self.backend == "python":
+            pair_rows = [[self.segment_stats(aligner, hyp, ref) for ref in candidates]
+                         for hyp, candidates in zip(hyps, refs, strict=True)]
+        else:
+            flat = self._compiled_stats(aligner, [(hyp, ref) for hyp, candidates in zip(hyps, refs, strict=True)
+                                                  for ref in candidates])
+            pair_rows, start = [], 0
+            for candidates in refs:
+                pair_rows.append(flat[start : start + len(candidates)])
+                start += len(candidates)
         out = np.zeros((len(hyps), len(self.stat_names)), dtype=np.int64)
-        for row, (hyp, candidates) in enumerate(zip(hyps, refs, strict=True)):
-            rows = [self.segment_stats(aligner, hyp, ref) for ref in candidates]
+        for row, rows in enumerate(pair_rows):
             if len(rows) == 1:
                 out[row] = rows[0]
-            else:  # several references: the one with the best score, as Meteor 1.5 chooses
+            elif len(rows):  # several references: the one with the best score, as Meteor 1.5 chooses
                 out[row] = rows[int(np.argmax(self.segment_scores(np.array(rows))))]
         return out
+
+    def _word_ids(self, words: list[str]) -> np.ndarray:
+        """Ids of a flat list of words, registering each new word's stem, synsets and function-word flag."""
+        codes, uniques = pd.factorize(np.asarray(words, dtype=object), sort=False)
+        vocabulary = self._vocabulary
+        for word in uniques:
+            if word not in vocabulary:
+                vocabulary[word] = len(vocabulary)
+                if "stem" in self.modules:
+                    stems = self._stem_vocabulary
+                    self._stem_ids.append(stems.setdefault(self._stem(word), len(stems)))
+                if "synonym" in self.modules:
+                    self._synset_lists.append(sorted(self._synsets(word)))
+                self._function_flags.append(word.lower() in self._function_words)
+        lookup = np.fromiter((vocabulary[w] for w in uniques), dtype=np.int64, count=len(uniques))
+        return lookup[codes] if len(codes) else np.zeros(0, dtype=np.int64)
+
+    def _compiled_stats(self, aligner: Aligner, pairs: list[tuple[list[str], list[str]]]) -> np.ndarray:
+        """Statistics of (hypothesis, reference) token pairs through the compiled aligner."""
+        from mtmeta.metrics.meteor import kernel
+
+        if not hasattr(self, "_vocabulary"):
+            self._vocabulary: dict[str, int] = {}
+            self._stem_vocabulary: dict[str, int] = {}
+            self._stem_ids: list[int] = []
+            self._synset_lists: list[list[int]] = []
+            self._function_flags: list[bool] = []
+        hyp_ids = self._word_ids([w for hyp, _ in pairs for w in hyp])
+        ref_ids = self._word_ids([w for _, ref in pairs for w in ref])
+        hyp_off = np.zeros(len(pairs) + 1, dtype=np.int64)
+        ref_off = np.zeros(len(pairs) + 1, dtype=np.int64)
+        hyp_off[1:] = np.cumsum([len(hyp) for hyp, _ in pairs])
+        ref_off[1:] = np.cumsum([len(ref) for _, ref in pairs])
+        para, para_off = [], [0]
+        paraphrase = self.modules.index("paraphrase") if "paraphrase" in self.modules else None
+        for hyp, ref in pairs:
+            if paraphrase is not None and (paraphrase == 0 or hyp != ref):
+                para += [(m.start, m.length, m.hyp_start, m.hyp_length)
+                         for m in aligner.matchers[paraphrase](hyp, ref, paraphrase)]
+            para_off.append(len(para))
+        n_words = len(self._vocabulary)
+        stem_of = np.asarray(self._stem_ids if "stem" in self.modules else np.zeros(n_words), dtype=np.int64)
+        lists = self._synset_lists if "synonym" in self.modules else [[]] * n_words
+        syn_ptr = np.zeros(n_words + 1, dtype=np.int64)
+        syn_ptr[1:] = np.cumsum([len(x) for x in lists])
+        syn_ids = np.fromiter((s for x in lists for s in x), dtype=np.int64, count=int(syn_ptr[-1]))
+        as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
+        return kernel.corpus_stats(
+            hyp_ids, hyp_off, ref_ids, ref_off,
+            as_array([kernel.KINDS[m] for m in self.modules]), np.asarray(aligner.weights, dtype=float), stem_of,
+            syn_ptr, syn_ids, np.asarray(self._function_flags, dtype=np.bool_),
+            np.asarray(para, dtype=np.int64).reshape(-1, 4), as_array(para_off), self.beam)
 
     def rescore(self, stats: np.ndarray, **overrides) -> np.ndarray:
         """Segment scores with other alpha/beta/gamma/delta/weights (arrays broadcast), no re-alignment."""
