@@ -35,3 +35,37 @@ rule extract_archive:
         runtime=30,
     script:
         "../scripts/extract_archive.py"
+
+
+# Cached indexes of METEOR's large lexical resources (see mtmeta.metrics.meteor.indexes): built once,
+# read by every METEOR job that needs them.
+rule index_wordnet:
+    input:
+        source_inputs("wordnet"),
+    output:
+        "resources/wordnet/synonym-index.json.gz",
+    log:
+        "results/logs/index_wordnet.log",
+    benchmark:
+        "results/benchmarks/index_wordnet.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/index_wordnet.py"
+
+
+rule index_paraphrase_table:
+    input:
+        lambda wildcards: source_inputs(wildcards.source),
+    output:
+        directory("resources/{source}/paraphrase-index"),
+    log:
+        "results/logs/index_paraphrase_table/{source}.log",
+    benchmark:
+        "results/benchmarks/index_paraphrase_table/{source}.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/index_paraphrase_table.py"

@@ -33,7 +33,7 @@ import pandas as pd
 from mtmeta import __version__
 from mtmeta.errors import ConfigError, FetchError
 from mtmeta.metrics.base import Metric, check_references
-from mtmeta.metrics.meteor import scoring
+from mtmeta.metrics.meteor import indexes, scoring
 from mtmeta.metrics.meteor.aligner import (
     DEFAULT_BEAM,
     Aligner,
@@ -48,7 +48,6 @@ from mtmeta.metrics.meteor.lexicon import (
     PARAPHRASE_FILTERS,
     MyThes,
     ParaphraseTable,
-    WordNetSynsets,
     filter_paraphrases,
     make_stemmer,
     read_function_words,
@@ -144,6 +143,18 @@ class METEOR(Metric):
                 sources.append(f"thesaurus_{lang}")
         return list(dict.fromkeys(sources))
 
+    @classmethod
+    def required_files(cls, lang: str, **params) -> list[str]:
+        """The cached indexes this configuration reads (the workflow builds them in their own rules)."""
+        metric = cls(lang=lang, **params)
+        root = str(metric.resources)
+        files = []
+        if "synonym" in metric.modules and lang == "en":
+            files.append(f"{root}/wordnet/{indexes.SYNONYM_INDEX}")
+        if "paraphrase" in metric.modules and metric.paraphrase == "meteor" and metric.lowercase:
+            files.append(f"{root}/{METEOR_TABLES[lang]}/{indexes.PARAPHRASE_INDEX}")
+        return files
+
     def _short_sha(self, source: str) -> str:
         from mtmeta.data.fetch import read_manifest
 
@@ -164,9 +175,13 @@ class METEOR(Metric):
             matchers["stem"] = stem_matcher(self._stem)
         if "synonym" in self.modules:
             if self.lang == "en":
-                wordnet = WordNetSynsets(_source_path(self.resources, "wordnet"))
+                source = _source_path(self.resources, "wordnet")
+                index = indexes.SynonymIndex(indexes.build_once(
+                    self.resources / "wordnet" / indexes.SYNONYM_INDEX,
+                    lambda out: indexes.build_synonym_index(source, out)))
                 self._resource_ids["wordnet"] = self._short_sha("wordnet")
-                self._synsets = wordnet.synsets
+                self._synonym_index_sha = index.sha256
+                self._synsets = index.synsets
             else:
                 self._synsets = self._thesaurus().synsets
             matchers["synonym"] = synonym_matcher(self._synsets)
@@ -194,7 +209,10 @@ class METEOR(Metric):
             return self.lang if self.lang in LANGUAGE_NAMES else None
         return None
 
-    def _paraphrase_entries(self):
+    def _paraphrase_entries(self, keep: set[str]):
+        """The paraphrase resource's (phrase, paraphrase, part of speech) entries that can match
+        references whose n-grams are ``keep`` (at least: other entries may come too)."""
+        self._indexed_paraphrases = False
         if self.paraphrase == "mythes":
             entries = self._thesaurus().pairs()
         else:
@@ -204,7 +222,14 @@ class METEOR(Metric):
                 self._resource_ids[source] = self._short_sha(source)
             else:
                 path = Path(self.paraphrase)
-            entries = read_meteor_paraphrases(path, lowercase=self.lowercase)
+            self._indexed_paraphrases = self.paraphrase == "meteor" and self.lowercase
+            if self._indexed_paraphrases:  # the cached index of the table
+                index = indexes.build_once(self.resources / source / indexes.PARAPHRASE_INDEX,
+                                           lambda out: indexes.build_paraphrase_index(
+                                               ((a, b) for a, b, _ in read_meteor_paraphrases(path)), out))
+                entries = ((a, b, None) for a, b in indexes.paraphrases_touching(index, keep))
+            else:
+                entries = read_meteor_paraphrases(path, lowercase=self.lowercase)
         lemma = make_stemmer(self.lang, "lemma") if self.paraphrase_filter in ("diff-lemma", "same-lemma") else None
         return filter_paraphrases(entries, self.paraphrase_filter, lemma)
 
@@ -219,7 +244,7 @@ class METEOR(Metric):
         for module in self.modules:
             if module == "paraphrase":
                 keep = reference_phrases(words for segment in references for words in segment)
-                table = ParaphraseTable(self._paraphrase_entries(), keep)
+                table = ParaphraseTable(self._paraphrase_entries(keep), keep, normalised=self._indexed_paraphrases)
                 modules.append((module, paraphrase_matcher(table)))
             else:
                 modules.append((module, self._static[module]))
@@ -353,7 +378,9 @@ class METEOR(Metric):
         weights = "_".join(f"{w:g}" for w in self.weights)
         resources = []
         if "synonym" in self.modules:
-            resources.append("syn:wordnet-3.0" if self.lang == "en" else f"syn:mythes-{self.lang}")
+            index = getattr(self, "_synonym_index_sha", None)
+            resources.append(("syn:wordnet-3.0" + (f"@{index[:8]}" if index else "")) if self.lang == "en"
+                             else f"syn:mythes-{self.lang}")
         if "paraphrase" in self.modules:
             resources.append({"meteor": f"para:meteor15-{self.lang}", "mythes": f"para:mythes-{self.lang}"}.get(
                 self.paraphrase, f"para:{Path(self.paraphrase).name}")

@@ -180,18 +180,19 @@ class ParaphraseTable:
     can ever match against those references, whatever the hypothesis.
     """
 
-    def __init__(self, entries: Iterable[tuple[str, str]], keep: set[str] | None = None):
+    def __init__(self, entries: Iterable[tuple[str, str]], keep: set[str] | None = None, normalised: bool = False):
+        """``normalised``: the entries are already single-spaced and all touch ``keep`` (a cached index's)."""
         table: dict[str, list[str]] = defaultdict(list)
-        longest = 0
         for phrase, paraphrase in entries:
-            phrase, paraphrase = " ".join(phrase.split()), " ".join(paraphrase.split())
+            if not normalised:
+                phrase, paraphrase = " ".join(phrase.split()), " ".join(paraphrase.split())
+                if keep is not None and phrase not in keep and paraphrase not in keep:
+                    continue
             if not phrase or not paraphrase or phrase == paraphrase:
                 continue
-            if keep is not None and phrase not in keep and paraphrase not in keep:
-                continue
             table[phrase].append(paraphrase)
-            longest = max(longest, phrase.count(" ") + 1)
         self.table = dict(table)
+        longest = max((phrase.count(" ") + 1 for phrase in self.table), default=0)
         self.max_length = min(longest, MAX_PHRASE)
         self.first_words = {phrase.split(" ", 1)[0] for phrase in self.table}
 
