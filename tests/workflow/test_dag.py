@@ -32,7 +32,8 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # the evaluator set and seed 002's six Meteor paraphrase settings on WMT12 and WMT13-dev en-cs.
     assert counts["prepare_dataset"] == 20
     assert counts["score_segments"] == 20 * 15 + 3 + 2 * 6
-    assert counts["correlate_system_level"] == 19 * 15 + 2 * 6  # the evaluator set has no system-level judgments
+    # One job per dataset x lp with system-level judgments (the evaluator set has none), all metrics at once.
+    assert counts["correlate_system_level"] == 19
     assert counts["plot_system_scatter"] == 15
     # Seed 000: one word2vec model per target language (en, cs, de, es, fr).
     assert counts["tokenize_corpus"] == counts["train_embeddings"] == 5
@@ -45,6 +46,7 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # 10 data sources, plus METEOR's: the English function words (Meteor 1.5 uses them for every
     # language); WordNet; Meteor's English paraphrase table; the cs, de, es and fr thesauri.
     assert counts["download_source"] == 10 + 1 + 1 + 1 + 4
+    assert counts["index_wordnet"] == counts["index_paraphrase_table"] == 1  # METEOR's cached indexes
     assert counts["extract_archive"] == 4 + 2
     # Meta-evaluation: segment level everywhere, bootstrap and Williams where systems are judged.
     assert counts["correlate_segment_level"] == 20

@@ -2,18 +2,19 @@
 
 
 rule correlate_system_level:
+    # One job per dataset x lp for all its metrics: the work is milliseconds, a job's start-up is not.
     input:
-        systems="results/scores/{dataset}/{lp}/{metric}.sys.tsv",
+        systems=lp_scores("sys.tsv"),
         human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
         summary="results/datasets/{dataset}/{lp}/summary.json",
     output:
-        "results/correlations/{dataset}/{lp}/{metric}.system_level.tsv",
+        "results/correlations/{dataset}/{lp}/system_level.tsv",
     params:
-        metric=metric_params,
+        metrics=lp_metric_specs,
     log:
-        "results/logs/correlate_system_level/{dataset}/{lp}/{metric}.log",
+        "results/logs/correlate_system_level/{dataset}/{lp}.log",
     benchmark:
-        "results/benchmarks/correlate_system_level/{dataset}/{lp}/{metric}.tsv"
+        "results/benchmarks/correlate_system_level/{dataset}/{lp}.tsv"
     resources:
         mem_mb=1000,
         runtime=10,
@@ -23,11 +24,7 @@ rule correlate_system_level:
 
 rule collect_system_level:
     input:
-        [
-            f"results/correlations/{d}/{lp}/{m}.system_level.tsv"
-            for d, lp in SYSTEM_LEVEL_LPS
-            for m in METRICS_FOR[(d, lp)]
-        ],
+        [f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in SYSTEM_LEVEL_LPS],
     output:
         tsv=report(
             "results/correlations/system_level.tsv",
@@ -47,10 +44,7 @@ rule plot_system_scatter:
     input:
         systems=[f"results/scores/{d}/{lp}/{{metric}}.sys.tsv" for d, lp in SYSTEM_LEVEL_LPS],
         human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
-        correlations=[
-            f"results/correlations/{d}/{lp}/{{metric}}.system_level.tsv"
-            for d, lp in SYSTEM_LEVEL_LPS
-        ],
+        correlations=[f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in SYSTEM_LEVEL_LPS],
     output:
         png=report(
             "results/figures/system_scatter.{metric}.png",

@@ -14,7 +14,9 @@ def main(snakemake):
         snakemake.input.systems, snakemake.input.human_scores, snakemake.input.correlations, strict=True
     ):
         table = pd.read_csv(systems, sep="\t").merge(pd.read_csv(human, sep="\t"), on="system")
-        correlation = pd.read_csv(corr, sep="\t").set_index("human_score").loc[human_score]
+        correlations = pd.read_csv(corr, sep="\t")
+        correlation = correlations[correlations["metric"] == snakemake.wildcards.metric].set_index(
+            "human_score").loc[human_score]
         panels.append(
             {
                 "title": f"{correlation['dataset']} {correlation['lp']}",
