@@ -251,16 +251,36 @@ class Vectors:
             if i is None or k <= 0:
                 self._neighbours[key] = {}
             else:
-                scores = self.unit @ self.unit[i]
-                scores[i] = -np.inf
-                k = min(k, len(scores) - 1)
-                # Only the k best need sorting: every word scoring at least the k-th best value,
-                # ordered by score, then vocabulary order (the same result as a full stable sort).
-                kth = np.partition(scores, len(scores) - k)[len(scores) - k] if k > 0 else np.inf
-                candidates = np.flatnonzero(scores >= kth)
-                top = candidates[np.lexsort((candidates, -scores[candidates]))][:k]
-                self._neighbours[key] = {self.words[j]: float(scores[j]) for j in top}
+                self._neighbours[key] = self._top(self.unit @ self.unit[i], i, k)
         return self._neighbours[key]
+
+    def _top(self, scores: np.ndarray, i: int, k: int) -> dict[str, float]:
+        scores[i] = -np.inf
+        k = min(k, len(scores) - 1)
+        # Only the k best need sorting: every word scoring at least the k-th best value,
+        # ordered by score, then vocabulary order (the same result as a full stable sort).
+        kth = np.partition(scores, len(scores) - k)[len(scores) - k] if k > 0 else np.inf
+        candidates = np.flatnonzero(scores >= kth)
+        top = candidates[np.lexsort((candidates, -scores[candidates]))][:k]
+        return {self.words[j]: float(scores[j]) for j in top}
+
+    def prefetch_neighbours(self, words, k: int, block: int = 512) -> None:
+        """:meth:`neighbours` of many words at once: one matrix product per block of words instead
+        of one pass over the vocabulary per word (the cosines may differ from the one-word product in
+        the last bit; the neighbours are the same but for exact ties at that precision)."""
+        if k <= 0:
+            return
+        todo = [w for w in dict.fromkeys(words) if (w, k) not in self._neighbours]
+        for word in todo:
+            if word not in self.index:
+                self._neighbours[(word, k)] = {}
+        known = [w for w in todo if w in self.index]
+        for start in range(0, len(known), block):
+            chunk = known[start : start + block]
+            rows = np.array([self.index[w] for w in chunk])
+            scores = self.unit[rows] @ self.unit.T
+            for word, i, row in zip(chunk, rows, scores, strict=True):
+                self._neighbours[(word, k)] = self._top(row, i, k)
 
 
 def import_pretrained(spec: dict, resources: str | Path, out: str | Path) -> dict:

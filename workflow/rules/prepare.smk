@@ -2,6 +2,8 @@
 
 
 rule prepare_dataset:
+    # Cheap, and every long job (alignment, embeddings, scoring) waits for it: run these first.
+    priority: 20
     input:
         prepare_inputs,
     output:
