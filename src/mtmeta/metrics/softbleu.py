@@ -184,9 +184,9 @@ class SoftBLEU(Metric):
         out[:, 2 : 2 + n] = base[:, 2 : 2 + n]
         out[:, 2 + 2 * n :] = base[:, 2 + n :]
         preprocess = self._bleu._metric._preprocess_segment
-        if self.method == "generation" or self.phrase:  # every reference word's neighbours, in blocks
-            self.vectors.prefetch_neighbours((w for ref in references[0] if ref is not None
-                                              for w in preprocess(ref).split()), self.k)
+        prefetch = getattr(self.vectors, "prefetch_neighbours", None)  # any object with neighbours() will do
+        if prefetch and (self.method == "generation" or self.phrase):  # every reference word's, in blocks
+            prefetch((w for ref in references[0] if ref is not None for w in preprocess(ref).split()), self.k)
         for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
             hyp_words = preprocess(hyp).split()
             ref_words = preprocess(ref).split() if ref is not None else []
