@@ -8,7 +8,7 @@ CORES  ?= 2
 # Hash randomisation is fixed so that set iteration order (and gensim, later) is reproducible.
 export PYTHONHASHSEED := 0
 
-.PHONY: study test setup lint clean-results
+.PHONY: study test setup lint clean-results check-results study-timing
 
 setup: $(VENV)/.installed
 
@@ -20,15 +20,24 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $@
 
+# The study, timed: wall time, peak memory and job count go to results/benchmarks/study.json.
 study: setup
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/python benchmarks/study_timing.py run -- $(BIN)/snakemake --cores $(CORES)
+
+# The headline numbers of a finished study against tests/headline/expected.yaml (4 decimals).
+check-results: setup
+	$(BIN)/python tests/headline/check_results.py
+
+# The 15 most expensive rules of the last run, from results/benchmarks/ (also written to benchmarks/).
+study-timing: setup
+	$(BIN)/python benchmarks/study_timing.py table --out benchmarks/study_timing.md
 
 test: setup
-	$(BIN)/ruff check src tests workflow/scripts
+	$(BIN)/ruff check src tests workflow/scripts benchmarks
 	$(BIN)/python -m pytest
 
 lint: setup
-	$(BIN)/ruff check src tests workflow/scripts
+	$(BIN)/ruff check src tests workflow/scripts benchmarks
 	$(BIN)/snakemake --lint
 
 clean-results:

@@ -2,6 +2,8 @@
 
 
 rule download_source:
+    # Cheap, and everything waits for it: first.
+    priority: 30
     output:
         "resources/{source}/manifest.json",
     params:
@@ -20,6 +22,7 @@ rule download_source:
 
 
 rule extract_archive:
+    priority: 30
     input:
         ancient("resources/{source}/manifest.json"),
     output:
@@ -40,6 +43,7 @@ rule extract_archive:
 # Cached indexes of METEOR's large lexical resources (see mtmeta.metrics.meteor.indexes): built once,
 # read by every METEOR job that needs them.
 rule index_wordnet:
+    priority: 20
     input:
         source_inputs("wordnet"),
     output:
@@ -56,6 +60,7 @@ rule index_wordnet:
 
 
 rule index_paraphrase_table:
+    priority: 20
     input:
         lambda wildcards: source_inputs(wildcards.source),
     output:
