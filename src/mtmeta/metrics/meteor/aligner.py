@@ -90,11 +90,15 @@ def synonym_matcher(synsets: Callable[[str], frozenset]) -> Matcher:
 
 def _occurrences(words: Sequence[str], phrase: str, first: dict[str, list[int]]) -> Iterable[tuple[int, int]]:
     """(position, length) of each occurrence of a space-joined phrase."""
+    head, space, _ = phrase.partition(" ")
+    starts = first.get(head)
+    if not starts:
+        return ()
+    if not space:  # one word: every position of it
+        return [(k, 1) for k in starts]
     parts = phrase.split(" ")
     n = len(parts)
-    for k in first.get(parts[0], ()):
-        if list(words[k : k + n]) == parts:
-            yield k, n
+    return [(k, n) for k in starts if list(words[k : k + n]) == parts]
 
 
 def paraphrase_matcher(table: ParaphraseTable) -> Matcher:
