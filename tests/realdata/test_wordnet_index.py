@@ -3,7 +3,7 @@
 import pytest
 
 from mtmeta.metrics.meteor import indexes
-from mtmeta.metrics.meteor.lexicon import ParaphraseTable, WordNetSynsets, read_meteor_paraphrases
+from mtmeta.metrics.meteor.lexicon import WordNetSynsets
 
 pytestmark = pytest.mark.realdata
 
