@@ -264,6 +264,31 @@ class Vectors:
         top = candidates[np.lexsort((candidates, -scores[candidates]))][:k]
         return {self.words[j]: float(scores[j]) for j in top}
 
+    def save_neighbours(self, path: str | Path) -> int:
+        """Write every neighbour list found so far (JSON, gzip; floats round-trip exactly); their number."""
+        import gzip
+        import json
+
+        entries = [[word, k, list(found.items())] for (word, k), found in sorted(self._neighbours.items())]
+        payload = {"vectors_sha256": self.digest, "neighbours": entries}
+        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
+            handle.write(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        return len(entries)
+
+    def load_neighbours(self, path: str | Path) -> int:
+        """Take neighbour lists from a file :meth:`save_neighbours` wrote for these vectors; their number."""
+        import gzip
+        import json
+
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            payload = json.load(handle)
+        if payload["vectors_sha256"] != self.digest:
+            raise InputError(path, f"neighbours of vectors {payload['vectors_sha256'][:12]}, not of these "
+                             f"({self.digest[:12]})", expected="the cache written beside these vectors")
+        for word, k, found in payload["neighbours"]:
+            self._neighbours[(word, k)] = {neighbour: cosine for neighbour, cosine in found}
+        return len(payload["neighbours"])
+
     def prefetch_neighbours(self, words, k: int, block: int = 512) -> None:
         """:meth:`neighbours` of many words at once: one matrix product per block of words instead
         of one pass over the vocabulary per word (the cosines may differ from the one-word product in

@@ -11,7 +11,7 @@ import sacrebleu
 
 from mtmeta import metrics
 from mtmeta.embeddings import Vectors, sha256_file, train
-from mtmeta.errors import ConfigError
+from mtmeta.errors import ConfigError, InputError
 
 
 class StubVectors:
@@ -203,3 +203,20 @@ def test_corpus_of_a_language_from_a_wmt_tree(tmp_path):
     assert (tmp_path / "corpus.txt").read_text().splitlines() == [
         "the cat sat .", "a dog", "The cat sat .", "A dog !", "English source one ."]
     assert (summary["sentences"], summary["tokens"], summary["empty_lines_skipped"]) == (5, 17, 1)
+
+
+def test_neighbour_cache_round_trips_exactly(tmp_path):
+    rng = np.random.default_rng(4)
+    words = [f"w{i}" for i in range(300)]
+    vectors = Vectors(words, rng.standard_normal((300, 8)), digest="abc")
+    vectors.prefetch_neighbours(["w1", "w7", "unknown", "w1"], 3, block=2)
+    assert vectors.neighbours("unknown", 3) == {} and len(vectors.neighbours("w7", 3)) == 3
+    single = Vectors(words, vectors.unit, digest="abc")
+    assert list(single.neighbours("w7", 3)) == list(vectors.neighbours("w7", 3))  # the same neighbours
+    assert vectors.save_neighbours(tmp_path / "n.json.gz") == 3
+    loaded = Vectors(words, vectors.unit, digest="abc")
+    assert loaded.load_neighbours(tmp_path / "n.json.gz") == 3
+    assert loaded.neighbours("w7", 3) == vectors.neighbours("w7", 3)  # floats round-trip exactly
+    other = Vectors(words, vectors.unit, digest="other")
+    with pytest.raises(InputError, match="not of these"):
+        other.load_neighbours(tmp_path / "n.json.gz")

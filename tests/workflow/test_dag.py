@@ -37,6 +37,7 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["plot_system_scatter"] == 15
     # Seed 000: one word2vec model per target language (en, cs, de, es, fr).
     assert counts["tokenize_corpus"] == counts["train_embeddings"] == 5
+    assert counts["find_neighbours"] == 5  # the generation and phrase variants' neighbours, per language
     # Seed 002: two targets; 9 settings x (BLEU, exact Meteor), plus 6 more Meteor settings on the
     # one-word-only references; alignments once per target; one appendix sweep.
     assert counts["align_outputs"] == counts["correlate_paraphrased"] == 2

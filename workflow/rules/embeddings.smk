@@ -102,3 +102,42 @@ rule train_embeddings:
         runtime=120,
     script:
         "../scripts/train_embeddings.py"
+
+
+def neighbour_jobs(wildcards):
+    """Every (softbleu metric id, dataset, lp) that needs nearest neighbours from this model in this language."""
+    jobs = []
+    for metric_id, setting in config["metric_settings"].items():
+        params = setting.get("params", {})
+        if setting["metric"] != "softbleu" or params.get("embeddings", "study-w2v") != wildcards.model:
+            continue
+        if params.get("vectors") or not (params.get("method") == "generation" or params.get("phrase")):
+            continue
+        for d, lp in DATASET_LPS:
+            if lp.split("-")[1] == wildcards.lang and metric_id in METRICS_FOR[(d, lp)]:
+                jobs.append({"metric": metric_entry(metric_id), "dataset": d, "lp": lp,
+                             "tokenized": DATASETS[d].get("tokenized", False)})
+    return jobs
+
+
+rule find_neighbours:
+    # The nearest neighbours of every reference word, for the softened BLEU variants that use them
+    # (one matrix product per block of words, once, instead of once per scoring job).
+    priority: 10
+    input:
+        vectors="results/embeddings/{model}/{lang}/vectors.bin",
+        segments=lambda wildcards: sorted({f"results/datasets/{j['dataset']}/{j['lp']}/segments.parquet"
+                                           for j in neighbour_jobs(wildcards)}),
+    output:
+        "results/embeddings/{model}/{lang}/neighbours.cache.json.gz",
+    params:
+        jobs=neighbour_jobs,
+    log:
+        "results/logs/find_neighbours/{model}/{lang}.log",
+    benchmark:
+        "results/benchmarks/find_neighbours/{model}/{lang}.tsv"
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    script:
+        "../scripts/find_neighbours.py"

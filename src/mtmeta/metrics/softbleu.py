@@ -43,6 +43,7 @@ from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.bleu import BLEU
 
 METHODS = ("similarity", "generation")
+NEIGHBOURS_FILE = "neighbours.cache.json.gz"  # beside the vectors
 ASSIGNMENTS = ("greedy", "optimal")
 
 
@@ -124,13 +125,19 @@ class SoftBLEU(Metric):
         """Files the workflow must build first: the word vectors of this model and language."""
         if params.get("vectors"):
             return [str(params["vectors"])]
-        return [str(cls.vectors_file(params.get("embeddings_root", "results/embeddings"),
-                                     params.get("embeddings", "study-w2v"), lang))]
+        vectors = cls.vectors_file(params.get("embeddings_root", "results/embeddings"),
+                                   params.get("embeddings", "study-w2v"), lang)
+        if params.get("method", "similarity") == "generation" or params.get("phrase", False):
+            return [str(vectors), str(vectors.with_name(NEIGHBOURS_FILE))]
+        return [str(vectors)]
 
     @property
     def vectors(self) -> Vectors:
         if self._vectors is None:
             self._vectors = load_vectors(str(self.vectors_path), self.binary)
+            cache = self.vectors_path.with_name(NEIGHBOURS_FILE)
+            if cache.is_file():  # reference words' neighbours, found once for every job (rule find_neighbours)
+                self._vectors.load_neighbours(cache)
         return self._vectors
 
     @property
