@@ -64,21 +64,30 @@ def _unmatched(hyp: list[tuple], ref: list[tuple]) -> tuple[list[tuple], list[tu
     return hyp_left, ref_left
 
 
-def _assign(credit: np.ndarray, assignment: str) -> float:
-    """Total credit of a one-to-one matching of rows (hypothesis) to columns (reference)."""
-    if credit.size == 0 or not credit.any():
+def _assign(credit, assignment: str) -> float:
+    """Total credit of a one-to-one matching of rows (hypothesis) to columns (reference).
+
+    ``credit``: an array or a list of rows. Greedy: each row in order takes its largest credit among
+    the columns still free (the first on ties), if positive. The matrices are small, so the greedy
+    walk runs over Python floats (the same values and sums as over the array)."""
+    rows = credit.tolist() if isinstance(credit, np.ndarray) else credit
+    if not rows or not any(value for row in rows for value in row):
         return 0.0
     if assignment == "optimal":
-        rows, cols = linear_sum_assignment(credit, maximize=True)
-        return float(credit[rows, cols].sum())
-    available = np.ones(credit.shape[1], dtype=bool)
+        matrix = np.asarray(rows, dtype=float)
+        chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
+        return float(matrix[chosen_rows, chosen_cols].sum())
+    available = [True] * len(rows[0])
     total = 0.0
-    for row in credit:
-        masked = np.where(available, row, 0.0)
-        j = int(np.argmax(masked))
-        if masked[j] > 0:
-            total += float(masked[j])
-            available[j] = False
+    for row in rows:
+        best_j, best = 0, (row[0] if available[0] else 0.0)
+        for j in range(1, len(row)):
+            value = row[j] if available[j] else 0.0
+            if value > best:
+                best_j, best = j, value
+        if best > 0:
+            total += best
+            available[best_j] = False
     return total
 
 
@@ -166,17 +175,20 @@ class SoftBLEU(Metric):
         hyp_left, ref_left = _unmatched(hyp_grams, ref_grams)
         if not hyp_left or not ref_left:
             return 0.0
-        vocabulary = {w: k for k, w in enumerate(dict.fromkeys(w for g in hyp_left + ref_left for w in g))}
-        h = np.array([[vocabulary[w] for w in g] for g in hyp_left])
-        r = np.array([[vocabulary[w] for w in g] for g in ref_left])
-        differs = h[:, None, :] != r[None, :, :]
-        one_off = differs.sum(axis=2) == 1
-        credit = np.zeros(one_off.shape)
-        for i, j in zip(*np.nonzero(one_off), strict=True):
-            position = int(np.argmax(differs[i, j]))
-            hyp_word, ref_word = hyp_left[i][position], ref_left[j][position]
-            similarity = self.vectors.neighbours(ref_word, self.k).get(hyp_word, 0.0)
-            credit[i, j] = similarity if similarity > self.floor else 0.0
+        credit = [[0.0] * len(ref_left) for _ in hyp_left]
+        for i, hyp_gram in enumerate(hyp_left):
+            for j, ref_gram in enumerate(ref_left):
+                position = -1  # the one position where the two n-grams differ, if exactly one
+                for p in range(n):
+                    if hyp_gram[p] != ref_gram[p]:
+                        if position != -1:
+                            position = -2
+                            break
+                        position = p
+                if position < 0:
+                    continue
+                similarity = self.vectors.neighbours(ref_gram[position], self.k).get(hyp_gram[position], 0.0)
+                credit[i][j] = similarity if similarity > self.floor else 0.0
         return _assign(credit, self.assignment)
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
