@@ -19,7 +19,8 @@ def load():
 def test_checks_pass_and_fail(tmp_path, capsys):
     results = tmp_path / "results"
     (results / "t").mkdir(parents=True)
-    (results / "t" / "x.tsv").write_text("metric\tlp\tpearson\nbleu\ten-cs\t0.78912\nter\ten-cs\t0.5\nter\ten-cs\t0.6\n")
+    (results / "t" / "x.tsv").write_text(
+        "metric\tlp\tpearson\nbleu\ten-cs\t0.78912\nter\ten-cs\t0.5\nter\ten-cs\t0.6\n")
     checks = [
         {"name": "ok", "file": "t/x.tsv", "where": {"metric": "bleu"}, "column": "pearson", "expected": 0.7891},
         {"name": "off", "file": "t/x.tsv", "where": {"metric": "bleu"}, "column": "pearson", "expected": 0.7890},
