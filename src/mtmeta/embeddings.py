@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from mtmeta.data.corpus import DEFAULT_EXCLUDE, Layout, discover_systems, template_fields
+from mtmeta.data.fetch import sha256_file
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import ConfigError, InputError
 
@@ -186,12 +187,6 @@ def train(corpus: str | Path, params: dict, out: str | Path) -> dict:
     }
 
 
-def sha256_file(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class Vectors:

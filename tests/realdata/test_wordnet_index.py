@@ -21,4 +21,4 @@ def test_synonym_index_equals_nltk_wordnet(fetch_sources, tmp_path):
     assert len(index.synsets("dogs")) > 5 and index.synsets("xyzzy") == frozenset()
     # Deterministic bytes: a second build has the same sha256 (it goes into the signature).
     again = indexes.build_once(tmp_path / "again.json.gz", lambda out: indexes.build_synonym_index(source, out))
-    assert indexes.file_sha256(again) == index.sha256
+    assert indexes.sha256_file(again) == index.sha256

@@ -115,6 +115,15 @@ def plan_fetch(source_id: str, spec: dict, mirror: Path | None) -> FetchPlan:
     )
 
 
+def sha256_file(path: str | Path) -> str:
+    """The sha256 of a file, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def _copy_with_hash(src, dst, total: int | None, label: str) -> tuple[str, int]:
     digest = hashlib.sha256()
     done = 0

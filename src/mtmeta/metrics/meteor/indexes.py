@@ -28,18 +28,12 @@ from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
 
+from mtmeta.data.fetch import sha256_file
+
 SYNONYM_INDEX = "synonym-index.json.gz"
 PARAPHRASE_INDEX = "paraphrase-index"
 WORDNET_POS = ("n", "v", "a", "r")  # NLTK's POS_LIST: the parts of speech wordnet.synsets() looks up
 OFFSET_SPAN = 10**9  # WordNet data-file offsets are below this: pos code * span + offset is a synset id
-
-
-def file_sha256(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @contextmanager
@@ -99,7 +93,7 @@ class SynonymIndex:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.sha256 = file_sha256(self.path)
+        self.sha256 = sha256_file(self.path)
         with gzip.open(self.path, "rt", encoding="utf-8") as handle:
             index = json.load(handle)
         self._lemmas = index["lemmas"]
