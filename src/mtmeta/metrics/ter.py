@@ -61,7 +61,7 @@ class TER(SacrebleuMetric):
         def ids(words: list[str]) -> list[int]:
             return [vocabulary.setdefault(w, len(vocabulary)) for w in words]
 
-        hyp_ids, hyp_offsets, ref_ids, ref_offsets, ref_of_hyp, owner = [], [0], [], [0], [], []
+        hyp_ids, hyp_offsets, ref_ids, ref_offsets, owner = [], [0], [], [0], []
         out = np.zeros((len(hypotheses), 2), dtype=self.stat_dtype)
         preprocess = self._metric._preprocess_segment
         for k, (hyp, info) in enumerate(zip(hypotheses, ref_infos, strict=True)):
@@ -73,11 +73,9 @@ class TER(SacrebleuMetric):
                 hyp_offsets.append(len(hyp_ids))
                 ref_ids += ids(ref)
                 ref_offsets.append(len(ref_ids))
-                ref_of_hyp.append(len(ref_of_hyp))
                 owner.append(k)
         as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
-        edits = corpus_edits(as_array(hyp_ids), as_array(hyp_offsets), as_array(ref_ids), as_array(ref_offsets),
-                             as_array(ref_of_hyp))
+        edits = corpus_edits(as_array(hyp_ids), as_array(hyp_offsets), as_array(ref_ids), as_array(ref_offsets))
         best = np.full(len(hypotheses), np.inf)
         np.minimum.at(best, as_array(owner), edits)  # several references: the fewest edits
         out[:, 0] = best

@@ -160,49 +160,28 @@ def _alignment(ops, n_h: int, n_r: int, align, ref_err, hyp_err) -> None:
 
 
 @njit(cache=True)
+def _copy(words, lo: int, hi: int, out, k: int) -> int:
+    """words[lo:hi] into out from position k; the position after them."""
+    for x in range(lo, hi):
+        out[k] = words[x]
+        k += 1
+    return k
+
+
+@njit(cache=True)
 def _perform_shift(words, start: int, length: int, target: int, out) -> None:
     """``words`` with the block [start, start + length) moved to ``target`` (sacrebleu's three cases)."""
     n = len(words)
-    k = 0
+    end = start + length
     if target < start:
-        for x in range(target):
-            out[k] = words[x]
-            k += 1
-        for x in range(start, start + length):
-            out[k] = words[x]
-            k += 1
-        for x in range(target, start):
-            out[k] = words[x]
-            k += 1
-        for x in range(start + length, n):
-            out[k] = words[x]
-            k += 1
-    elif target > start + length:
-        for x in range(start):
-            out[k] = words[x]
-            k += 1
-        for x in range(start + length, target):
-            out[k] = words[x]
-            k += 1
-        for x in range(start, start + length):
-            out[k] = words[x]
-            k += 1
-        for x in range(target, n):
-            out[k] = words[x]
-            k += 1
-    else:
-        for x in range(start):
-            out[k] = words[x]
-            k += 1
-        for x in range(start + length, min(length + target, n)):
-            out[k] = words[x]
-            k += 1
-        for x in range(start, start + length):
-            out[k] = words[x]
-            k += 1
-        for x in range(length + target, n):
-            out[k] = words[x]
-            k += 1
+        spans = ((0, target), (start, end), (target, start), (end, n))
+    elif target > end:
+        spans = ((0, start), (end, target), (start, end), (target, n))
+    else:  # within the shifted block: sacrebleu moves it right by target - start
+        spans = ((0, start), (end, min(length + target, n)), (start, end), (length + target, n))
+    k = 0
+    for lo, hi in spans:
+        k = _copy(words, lo, hi, out, k)
 
 
 @njit(cache=True)
@@ -302,11 +281,10 @@ def translation_edit_rate(hyp, ref) -> int:
 
 
 @njit(cache=True)
-def corpus_edits(hyp_ids, hyp_offsets, ref_ids, ref_offsets, ref_of_hyp):
-    """Edits of every (hypothesis, reference) pair: ``ref_of_hyp[k]`` is pair k's reference index."""
-    out = np.empty(len(ref_of_hyp), dtype=np.int64)
-    for k in range(len(ref_of_hyp)):
-        r = ref_of_hyp[k]
+def corpus_edits(hyp_ids, hyp_offsets, ref_ids, ref_offsets):
+    """Edits of every (hypothesis, reference) pair k: words [offsets[k], offsets[k + 1]) of each side."""
+    out = np.empty(len(hyp_offsets) - 1, dtype=np.int64)
+    for k in range(len(out)):
         out[k] = translation_edit_rate(hyp_ids[hyp_offsets[k] : hyp_offsets[k + 1]],
-                                       ref_ids[ref_offsets[r] : ref_offsets[r + 1]])
+                                       ref_ids[ref_offsets[k] : ref_offsets[k + 1]])
     return out

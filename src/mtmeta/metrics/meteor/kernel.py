@@ -109,6 +109,17 @@ def _insertion_sort(cov, chunks, dist, items, n: int) -> None:
 
 
 @njit(cache=True)
+def _push(node_match, node_prev, n_nodes: int, match: int, parent: int):
+    """Append a node (match, parent node) to the chains of matches, growing the arrays when full."""
+    if n_nodes == len(node_match):
+        node_match = np.concatenate((node_match, np.empty(n_nodes, dtype=np.int64)))
+        node_prev = np.concatenate((node_prev, np.empty(n_nodes, dtype=np.int64)))
+    node_match[n_nodes] = match
+    node_prev[n_nodes] = parent
+    return node_match, node_prev, n_nodes + 1
+
+
+@njit(cache=True)
 def _clash(used, p: int, start: int, length: int) -> bool:
     for x in range(start, start + length):
         if used[p, x >> 6] & (np.uint64(1) << np.uint64(x & 63)):
@@ -234,13 +245,8 @@ def _align(cands, n_h: int, n_r: int, weights, beam: int):
                     dist[p] += abs(cands[c, 1] - cands[c, 3])
                     nxt[p] = cands[c, 1] + cands[c, 2]
                     last[p] = cands[c, 3] + cands[c, 4]
-                    if n_nodes == len(node_match):
-                        node_match = np.concatenate((node_match, np.empty(n_nodes, dtype=np.int64)))
-                        node_prev = np.concatenate((node_prev, np.empty(n_nodes, dtype=np.int64)))
-                    node_match[n_nodes] = c
-                    node_prev[n_nodes] = head[p]
-                    head[p] = n_nodes
-                    n_nodes += 1
+                    node_match, node_prev, n_nodes = _push(node_match, node_prev, n_nodes, c, head[p])
+                    head[p] = n_nodes - 1
                 else:
                     if p != best_path:  # the best path is kept in case no path survives
                         free[n_free] = p
@@ -279,13 +285,8 @@ def _align(cands, n_h: int, n_r: int, weights, beam: int):
                 ref_used[q] = ref_used[p]
                 _mark(hyp_used, q, cands[c, 3], cands[c, 4])
                 _mark(ref_used, q, cands[c, 1], cands[c, 2])
-                if n_nodes == len(node_match):
-                    node_match = np.concatenate((node_match, np.empty(n_nodes, dtype=np.int64)))
-                    node_prev = np.concatenate((node_prev, np.empty(n_nodes, dtype=np.int64)))
-                node_match[n_nodes] = c
-                node_prev[n_nodes] = head[p]
-                head[q] = n_nodes
-                n_nodes += 1
+                node_match, node_prev, n_nodes = _push(node_match, node_prev, n_nodes, c, head[p])
+                head[q] = n_nodes - 1
                 dist[p] += abs(cands[c, 1] - cands[c, 3])  # Meteor 1.5 charges the parent path
                 following[m] = q
                 m += 1
