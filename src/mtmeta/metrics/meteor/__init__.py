@@ -151,7 +151,7 @@ class METEOR(Metric):
         files = []
         if "synonym" in metric.modules and lang == "en":
             files.append(f"{root}/wordnet/{indexes.SYNONYM_INDEX}")
-        if "paraphrase" in metric.modules and metric.paraphrase == "meteor" and metric.lowercase:
+        if "paraphrase" in metric.modules and metric._indexed_paraphrases:
             files.append(f"{root}/{METEOR_TABLES[lang]}/{indexes.PARAPHRASE_INDEX}")
         return files
 
@@ -209,10 +209,14 @@ class METEOR(Metric):
             return self.lang if self.lang in LANGUAGE_NAMES else None
         return None
 
+    @property
+    def _indexed_paraphrases(self) -> bool:
+        """Whether paraphrases come from the cached index of Meteor's table (normalised entries)."""
+        return self.paraphrase == "meteor" and self.lowercase
+
     def _paraphrase_entries(self, keep: set[str]):
         """The paraphrase resource's (phrase, paraphrase, part of speech) entries that can match
         references whose n-grams are ``keep`` (at least: other entries may come too)."""
-        self._indexed_paraphrases = False
         if self.paraphrase == "mythes":
             entries = self._thesaurus().pairs()
         else:
@@ -222,7 +226,6 @@ class METEOR(Metric):
                 self._resource_ids[source] = self._short_sha(source)
             else:
                 path = Path(self.paraphrase)
-            self._indexed_paraphrases = self.paraphrase == "meteor" and self.lowercase
             if self._indexed_paraphrases:  # the cached index of the table
                 index = indexes.build_once(self.resources / source / indexes.PARAPHRASE_INDEX,
                                            lambda out: indexes.build_paraphrase_index(
