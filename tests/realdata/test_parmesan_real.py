@@ -66,3 +66,14 @@ def test_alignment_is_deterministic_and_restricts_choices(wmt12_en_cs):
     aligned, _ = ps.paraphrase(sample, lexicon, "cs", "one-word-only", "alignment", tokenizer("13a"), links)
     # Seed 002 too replaces far fewer words with alignment (0.86 vs 1.59 per sentence on WMT12).
     assert 0 < aligned["words_replaced"].sum() < greedy["words_replaced"].sum()
+
+
+def test_alignment_samplers_are_a_setting(wmt12_en_cs):
+    segments, _ = wmt12_en_cs
+    systems = sorted(segments["system"].unique())[:2]
+    sample = segments[(segments["seg_id"] <= 30) & segments["system"].isin(systems)]
+    three = align_segments(sample, tokenizer("13a"), seed=7, samplers=3)
+    assert three.equals(align_segments(sample, tokenizer("13a"), seed=7, samplers=3))
+    assert not three.equals(align_segments(sample, tokenizer("13a"), seed=7, samplers=1))
+    with pytest.raises(ValueError, match="at least one sampler"):
+        align_segments(sample, tokenizer("13a"), samplers=0)

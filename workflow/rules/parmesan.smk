@@ -58,6 +58,7 @@ rule align_outputs:
         tokenize=PARMESAN["tokenize"],
         seed=PARMESAN["alignment"]["seed"],
         lowercase=PARMESAN["alignment"]["lowercase"],
+        samplers=PARMESAN["alignment"]["samplers"],
     log:
         "results/logs/align_outputs/{dataset}/{lp}.log",
     benchmark:

@@ -12,7 +12,7 @@ def main(snakemake):
     configure(snakemake.log[0])
     segments = pd.read_parquet(snakemake.input.segments)
     table = align_segments(segments, tokenizer(snakemake.params.tokenize), seed=snakemake.params.seed,
-                           lowercase=snakemake.params.lowercase)
+                           lowercase=snakemake.params.lowercase, samplers=snakemake.params.samplers)
     table.to_parquet(snakemake.output[0], index=False)
 
 
