@@ -51,3 +51,52 @@ def test_czech_preset(fetch_sources):
     compiled, python = both_backends(resources, rows, "cs")
     np.testing.assert_array_equal(compiled, python)
     assert len(compiled) == 1000 and compiled[:, 8:12].sum() > 0  # paraphrase (thesaurus) matches were made
+
+
+def naive_paraphrase_candidates(table, hyp, ref):
+    """Meteor 1.5's paraphrase candidates, looked up directly (the definition the matcher caches)."""
+    def occurrences(words, phrase):
+        parts = phrase.split(" ")
+        return [(k, len(parts)) for k in range(len(words)) if list(words[k : k + len(parts)]) == parts]
+
+    out = []
+    for j in range(len(ref)):
+        for length in range(1, min(table.max_length, len(ref) - j) + 1):
+            for paraphrase in table.get(" ".join(ref[j : j + length])):
+                out += [(j, length, i, n) for i, n in occurrences(hyp, paraphrase)]
+    for i in range(len(hyp)):
+        for length in range(1, min(table.max_length, len(hyp) - i) + 1):
+            for paraphrase in table.get(" ".join(hyp[i : i + length])):
+                out += [(j, n, i, length) for j, n in occurrences(ref, paraphrase)]
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_paraphrase_candidates_equal_direct_lookup(fetch_sources, lang):
+    from mtmeta.metrics.meteor.lexicon import ParaphraseTable, reference_phrases
+
+    if lang == "en":
+        spec = importlib.util.find_spec("pycocoevalcap")
+        if spec is None:
+            pytest.skip("needs Meteor's English paraphrase table (pip package pycocoevalcap, in requirements.lock)")
+        params = {"paraphrase": str(Path(list(spec.submodule_search_locations)[0]) / "meteor" / "data"
+                                    / "paraphrase-en.gz")}
+        resources, rows = segments(fetch_sources, "meteor-backends-en", ["wmt13_data", "function_words_en", "wordnet"],
+                                   "wmt13", "de-en", 300)
+    else:
+        params = {}
+        resources, rows = segments(fetch_sources, "meteor-backends-cs",
+                                   ["wmt12_data", "function_words_en", "thesaurus_cs"], "wmt12", "en-cs", 300)
+    metric = metrics.get("meteor", lang=lang, resources=str(resources), **params)
+    tokens = metric._tokenizer
+    pairs = [(tokens(h), tokens(r)) for h, r in zip(rows["hypothesis"], rows["reference"], strict=True)]
+    aligner = metric._aligner_for([[ref] for _, ref in pairs])
+    module = metric.modules.index("paraphrase")
+    keep = reference_phrases(ref for _, ref in pairs)
+    table = ParaphraseTable(metric._paraphrase_entries(keep), keep, normalised=metric._indexed_paraphrases)
+    found = 0
+    for hyp, ref in pairs:
+        cached = [(m.start, m.length, m.hyp_start, m.hyp_length) for m in aligner.matchers[module](hyp, ref, module)]
+        assert cached == naive_paraphrase_candidates(table, hyp, ref)
+        found += len(cached)
+    assert found > 1000  # the tables do match, in both directions and with phrases

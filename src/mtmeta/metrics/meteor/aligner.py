@@ -101,32 +101,73 @@ def _occurrences(words: Sequence[str], phrase: str, first: dict[str, list[int]])
     return [(k, n) for k in starts if list(words[k : k + n]) == parts]
 
 
+def _entries_at(words: Sequence[str], start: int, table: ParaphraseTable, prefixes: set[str]):
+    """(length, paraphrases) of the table's phrases starting at ``words[start]``, shortest first."""
+    found = []
+    gram = words[start]
+    for length in range(1, min(table.max_length, len(words) - start) + 1):
+        if length > 1:
+            gram = gram + " " + words[start + length - 1]
+        paraphrases = table.get(gram)
+        if paraphrases:
+            found.append((length, paraphrases))
+        if gram not in prefixes:  # no longer phrase starts with these words
+            break
+    return found
+
+
 def paraphrase_matcher(table: ParaphraseTable) -> Matcher:
+    """Candidates of Meteor 1.5's paraphrase module, in its order: entries looked up from the
+    reference (their paraphrases found in the hypothesis), then from the hypothesis (found in the
+    reference). The reference's own lookups and word positions are computed once per reference,
+    and a lookup stops growing a phrase as soon as no table phrase starts with it."""
+    prefixes = {phrase.rsplit(" ", k)[0] for phrase in table.table for k in range(1, phrase.count(" ") + 1)}
+    starts = table.first_words
+    cache: dict[tuple, tuple] = {}
+
+    def prepare(ref: Sequence[str]) -> tuple:
+        key = tuple(ref)
+        found = cache.get(key)
+        if found is None:
+            # The reference's entries, indexed by the first word of each paraphrase: a hypothesis
+            # only needs those whose first word it contains (then sorted back into Meteor's order).
+            by_head: dict[str, list[tuple]] = defaultdict(list)
+            order = 0
+            for j in range(len(ref)):
+                if ref[j] in starts:
+                    for length, paraphrases in _entries_at(ref, j, table, prefixes):
+                        for paraphrase in paraphrases:
+                            by_head[paraphrase.partition(" ")[0]].append((order, j, length, paraphrase))
+                            order += 1
+            first: dict[str, list[int]] = defaultdict(list)
+            for j, word in enumerate(ref):
+                first[word].append(j)
+            found = cache[key] = (by_head, first, {})
+        return found
+
     def match(hyp: Sequence[str], ref: Sequence[str], module: int) -> Iterable[Match]:
         if not table.max_length:
             return
+        by_head, ref_first, where = prepare(ref)
         hyp_first: dict[str, list[int]] = defaultdict(list)
-        ref_first: dict[str, list[int]] = defaultdict(list)
         for i, word in enumerate(hyp):
             hyp_first[word].append(i)
-        for j, word in enumerate(ref):
-            ref_first[word].append(j)
         # Entries looked up from the reference, their paraphrases found in the hypothesis ...
-        starts = table.first_words
-        for j in range(len(ref)):
-            if ref[j] not in starts:
-                continue
-            for length in range(1, min(table.max_length, len(ref) - j) + 1):
-                for paraphrase in table.get(" ".join(ref[j : j + length])):
-                    for i, n in _occurrences(hyp, paraphrase, hyp_first):
-                        yield Match(module, j, length, i, n)
+        forward = [entry for word in hyp_first for entry in by_head.get(word, ())]
+        forward.sort()
+        for _, j, length, paraphrase in forward:
+            for i, n in _occurrences(hyp, paraphrase, hyp_first):
+                yield Match(module, j, length, i, n)
         # ... then from the hypothesis, found in the reference (the order of Meteor 1.5's two passes).
         for i in range(len(hyp)):
             if hyp[i] not in starts:
                 continue
-            for length in range(1, min(table.max_length, len(hyp) - i) + 1):
-                for paraphrase in table.get(" ".join(hyp[i : i + length])):
-                    for j, n in _occurrences(ref, paraphrase, ref_first):
+            for length, paraphrases in _entries_at(hyp, i, table, prefixes):
+                for paraphrase in paraphrases:
+                    places = where.get(paraphrase)
+                    if places is None:
+                        places = where[paraphrase] = _occurrences(ref, paraphrase, ref_first)
+                    for j, n in places:
                         yield Match(module, j, n, i, length)
 
     return match
