@@ -175,20 +175,23 @@ class SoftBLEU(Metric):
         hyp_left, ref_left = _unmatched(hyp_grams, ref_grams)
         if not hyp_left or not ref_left:
             return 0.0
+        # Pairs differing in exactly one position p share the other n-1 words: index the reference
+        # n-grams by each "all but position p" key instead of comparing every pair.
+        others: dict[tuple, list[int]] = {}
+        for j, ref_gram in enumerate(ref_left):
+            for p in range(n):
+                others.setdefault((p, *ref_gram[:p], *ref_gram[p + 1 :]), []).append(j)
+        pairs = [(i, j, p) for i, hyp_gram in enumerate(hyp_left) for p in range(n)
+                 for j in others.get((p, *hyp_gram[:p], *hyp_gram[p + 1 :]), ())]
+        if not pairs:
+            return 0.0
         credit = [[0.0] * len(ref_left) for _ in hyp_left]
-        for i, hyp_gram in enumerate(hyp_left):
-            for j, ref_gram in enumerate(ref_left):
-                position = -1  # the one position where the two n-grams differ, if exactly one
-                for p in range(n):
-                    if hyp_gram[p] != ref_gram[p]:
-                        if position != -1:
-                            position = -2
-                            break
-                        position = p
-                if position < 0:
-                    continue
-                similarity = self.vectors.neighbours(ref_gram[position], self.k).get(hyp_gram[position], 0.0)
-                credit[i][j] = similarity if similarity > self.floor else 0.0
+        for i, j, p in pairs:
+            hyp_gram = hyp_left[i]
+            if hyp_gram[p] == ref_left[j][p]:
+                continue  # the same n-gram (cannot be left on both sides; kept for safety)
+            similarity = self.vectors.neighbours(ref_left[j][p], self.k).get(hyp_gram[p], 0.0)
+            credit[i][j] = similarity if similarity > self.floor else 0.0
         return _assign(credit, self.assignment)
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
