@@ -42,9 +42,12 @@ def run(command: list[str]) -> dict:
     code = process.wait()
     wall = time.perf_counter() - start
     # The largest resident set among the processes the command waited for (Snakemake's jobs included).
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak_mb = usage.ru_maxrss / 1024
+    # CPU time of everything the command ran (Snakemake's own scheduling included): on 2 cores the
+    # wall time cannot fall below half of it.
     summary = {"command": " ".join(command), "exit_code": code, "wall_seconds": round(wall, 1),
-               "peak_rss_mb": round(peak_mb), "jobs": jobs}
+               "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1), "peak_rss_mb": round(peak_mb), "jobs": jobs}
     BENCHMARKS.mkdir(parents=True, exist_ok=True)
     SUMMARY.write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary), file=sys.stderr)
@@ -53,7 +56,8 @@ def run(command: list[str]) -> dict:
 
 def rule_costs(root: Path = BENCHMARKS) -> list[dict]:
     """Per rule: jobs, summed and largest wall seconds, peak RSS (MB), from Snakemake's benchmark files."""
-    costs: dict[str, dict] = defaultdict(lambda: {"jobs": 0, "seconds": 0.0, "max_seconds": 0.0, "peak_mb": 0.0})
+    costs: dict[str, dict] = defaultdict(lambda: {"jobs": 0, "seconds": 0.0, "cpu_seconds": 0.0, "max_seconds": 0.0,
+                                                  "peak_mb": 0.0})
     for path in sorted(root.rglob("*.tsv")):
         rule = path.relative_to(root).parts[0]
         if rule == path.name:  # a file directly under results/benchmarks names its rule
@@ -67,6 +71,9 @@ def rule_costs(root: Path = BENCHMARKS) -> list[dict]:
         entry = costs[rule]
         entry["jobs"] += 1
         entry["seconds"] += seconds
+        cpu = rows[-1].get("cpu_time", "NA")
+        if cpu not in ("NA", "-", ""):
+            entry["cpu_seconds"] += float(cpu)
         entry["max_seconds"] = max(entry["max_seconds"], seconds)
         if rss not in ("NA", "-", ""):
             entry["peak_mb"] = max(entry["peak_mb"], float(rss))
@@ -81,22 +88,26 @@ def table(top: int = 15) -> str:
     lines = ["# The study's cost by rule", ""]
     if SUMMARY.is_file():
         run_info = json.loads(SUMMARY.read_text())
-        lines += [f"Whole run: **{run_info['wall_seconds'] / 60:.1f} min wall**, {run_info['jobs']} jobs, peak memory "
-                  f"of the largest process {run_info['peak_rss_mb']} MB (`{run_info['command']}`, exit code "
+        cpu = f", {run_info['cpu_seconds'] / 60:.1f} min of CPU" if "cpu_seconds" in run_info else ""
+        lines += [f"Whole run: **{run_info['wall_seconds'] / 60:.1f} min wall**{cpu}, {run_info['jobs']} jobs, peak "
+                  f"memory of the largest process {run_info['peak_rss_mb']} MB (`{run_info['command']}`, exit code "
                   f"{run_info['exit_code']}).", ""]
     lines += [f"Job time summed over all jobs: {total:.0f} s in {sum(c['jobs'] for c in costs)} jobs "
               "(with 2 cores, wall time is at least half of that). Seconds are each job's wall time from its "
-              "`benchmark:` file; memory is the job's peak resident set.", "",
-              "| rule | jobs | seconds (sum) | share | largest job s | peak MB |", "|---|---:|---:|---:|---:|---:|"]
+              "`benchmark:` file, CPU seconds its processes' CPU time there; memory is the job's peak resident set.",
+              "", "| rule | jobs | seconds (sum) | share | CPU s (sum) | largest job s | peak MB |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
     for c in costs[:top]:
         lines.append(f"| `{c['rule']}` | {c['jobs']} | {c['seconds']:.1f} | {100 * c['seconds'] / total:.1f}% | "
-                     f"{c['max_seconds']:.1f} | {c['peak_mb']:.0f} |")
+                     f"{c['cpu_seconds']:.1f} | {c['max_seconds']:.1f} | {c['peak_mb']:.0f} |")
     rest = costs[top:]
     if rest:
         lines.append(f"| {len(rest)} other rules | {sum(c['jobs'] for c in rest)} | "
                      f"{sum(c['seconds'] for c in rest):.1f} | {100 * sum(c['seconds'] for c in rest) / total:.1f}% | "
-                     f"{max(c['max_seconds'] for c in rest):.1f} | {max(c['peak_mb'] for c in rest):.0f} |")
-    lines.append(f"| **total** | {sum(c['jobs'] for c in costs)} | {total:.1f} | 100% | | |")
+                     f"{sum(c['cpu_seconds'] for c in rest):.1f} | {max(c['max_seconds'] for c in rest):.1f} | "
+                     f"{max(c['peak_mb'] for c in rest):.0f} |")
+    lines.append(f"| **total** | {sum(c['jobs'] for c in costs)} | {total:.1f} | 100% | "
+                 f"{sum(c['cpu_seconds'] for c in costs):.1f} | | |")
     return "\n".join(lines) + "\n"
 
 
