@@ -189,6 +189,29 @@ def train(corpus: str | Path, params: dict, out: str | Path) -> dict:
 
 
 
+def read_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray]:
+    """Words and float32 vectors of a binary word2vec file, as gensim's ``load_word2vec_format``
+    reads them (header ``count dims``, then each word, a space and its vector; a newline after a
+    vector, as the original word2vec tool writes, is allowed), without gensim's per-word Python
+    work: one pass over the bytes and a single array."""
+    data = Path(path).read_bytes()
+    header_end = data.index(b"\n")
+    count, dims = (int(x) for x in data[:header_end].split())
+    width = 4 * dims
+    words, vectors = [], []
+    pos = header_end + 1
+    for _ in range(count):
+        while data[pos : pos + 1] == b"\n":
+            pos += 1
+        space = data.index(b" ", pos)
+        words.append(data[pos:space].decode("utf-8"))
+        pos = space + 1 + width
+        if pos > len(data):
+            raise EOFError(f"the file ends inside the vector of word {len(words)} of {count}")
+        vectors.append(data[space + 1 : pos])
+    return words, np.frombuffer(b"".join(vectors), dtype="<f4").reshape(count, dims).astype(np.float32)
+
+
 class Vectors:
     """Unit-normalised word vectors: cosine similarity (0 for unknown words) and nearest neighbours."""
 
@@ -211,11 +234,15 @@ class Vectors:
         if not path.is_file():
             raise InputError(path, "word vectors not found", expected="a word2vec file (train_embeddings writes it)")
         try:
-            kv = KeyedVectors.load_word2vec_format(str(path), binary=binary)
+            if binary:
+                words, matrix = read_word2vec_binary(path)
+            else:
+                kv = KeyedVectors.load_word2vec_format(str(path), binary=False)
+                words, matrix = list(kv.index_to_key), kv.vectors
         except (ValueError, UnicodeDecodeError, EOFError) as exc:
             raise InputError(path, f"cannot read word vectors: {exc}",
                              expected=f"word2vec {'binary' if binary else 'text'} format") from None
-        return cls(list(kv.index_to_key), np.asarray(kv.vectors, dtype=np.float64), sha256_file(path), name)
+        return cls(words, np.asarray(matrix, dtype=np.float64), sha256_file(path), name)
 
     def __contains__(self, word: str) -> bool:
         return word in self.index

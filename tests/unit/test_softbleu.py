@@ -220,3 +220,28 @@ def test_neighbour_cache_round_trips_exactly(tmp_path):
     other = Vectors(words, vectors.unit, digest="other")
     with pytest.raises(InputError, match="not of these"):
         other.load_neighbours(tmp_path / "n.json.gz")
+
+
+def test_binary_vectors_read_as_gensim_reads_them(tmp_path):
+    from gensim.models import KeyedVectors
+
+    from mtmeta.embeddings import read_word2vec_binary
+
+    rng = np.random.default_rng(3)
+    words = ["the", "Geschäft", "dům", "x", "supermarket", "\u4e2d"]
+    kv = KeyedVectors(vector_size=7)
+    kv.add_vectors(words, rng.normal(size=(len(words), 7)).astype(np.float32))
+    path = tmp_path / "v.bin"
+    kv.save_word2vec_format(str(path), binary=True)
+    # The original word2vec tool ends every vector with a newline; gensim reads both.
+    c_style = tmp_path / "c.bin"
+    body = f"{len(words)} 7\n".encode() + b"".join(w.encode() + b" " + kv[w].tobytes() + b"\n" for w in words)
+    c_style.write_bytes(body)
+    for file in (path, c_style):
+        read_words, matrix = read_word2vec_binary(file)
+        reference = KeyedVectors.load_word2vec_format(str(file), binary=True)
+        assert read_words == list(reference.index_to_key) == words
+        np.testing.assert_array_equal(matrix, reference.vectors)
+    c_style.write_bytes(body[:-20])
+    with pytest.raises(InputError, match="ends inside the vector"):
+        Vectors.load(c_style)

@@ -145,7 +145,9 @@ class SoftBLEU(Metric):
         if self._vectors is None:
             self._vectors = load_vectors(str(self.vectors_path), self.binary)
             cache = self.vectors_path.with_name(NEIGHBOURS_FILE)
-            if cache.is_file():  # reference words' neighbours, found once for every job (rule find_neighbours)
+            # Reference words' neighbours, found once for every job (rule find_neighbours); only the
+            # generation and phrase methods use them.
+            if (self.method == "generation" or self.phrase) and cache.is_file():
                 self._vectors.load_neighbours(cache)
         return self._vectors
 
