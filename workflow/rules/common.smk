@@ -146,3 +146,15 @@ def sweep_inputs(wildcards):
 
 def dataset_config(wildcards):
     return DATASETS[wildcards.dataset]
+
+
+onstart:
+    # Snakemake 9's job-rate limiter (--max-jobs-per-timespan, default 100/1s) re-runs the job selection
+    # once per timespan for every job finished so far: each finished job starts another chain of
+    # re-evaluation timers, and each selection stats the inputs of every ready job. By the second half
+    # of this ~550-job study that costs the main process a third of a core or more. A local run starts
+    # at most --cores jobs at a time and needs no rate limit, so it is switched off there; a cluster
+    # run (profiles/slurm) keeps it. (Snakemake is pinned in requirements.lock; the attribute is checked.)
+    _scheduler = getattr(workflow, "scheduler", None)
+    if workflow.local_exec and getattr(_scheduler, "job_rate_limiter", None) is not None:
+        _scheduler.job_rate_limiter = None
