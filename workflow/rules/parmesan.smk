@@ -155,6 +155,8 @@ def appendix_inputs(wildcards):
 
 
 rule sweep_paraphrase_share:
+    # One ~10-minute job (30 paraphrasings and scorings): start it as soon as it can, not as the tail.
+    priority: 10
     input:
         unpack(appendix_inputs),
     output:
