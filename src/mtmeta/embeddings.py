@@ -187,8 +187,6 @@ def train(corpus: str | Path, params: dict, out: str | Path) -> dict:
     }
 
 
-
-
 def read_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray]:
     """Words and float32 vectors of a binary word2vec file, as gensim's ``load_word2vec_format``
     reads them (header ``count dims``, then each word, a space and its vector; a newline after a

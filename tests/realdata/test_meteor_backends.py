@@ -33,11 +33,16 @@ def both_backends(resources, rows, lang, **params):
     return out
 
 
-def test_english_every_module(fetch_sources):
+def meteor_english_table() -> Path:
+    """Meteor 1.5's English paraphrase table, as pycocoevalcap ships it."""
     spec = importlib.util.find_spec("pycocoevalcap")
     if spec is None:
         pytest.skip("needs Meteor's English paraphrase table (pip package pycocoevalcap, in requirements.lock)")
-    table = Path(list(spec.submodule_search_locations)[0]) / "meteor" / "data" / "paraphrase-en.gz"
+    return Path(list(spec.submodule_search_locations)[0]) / "meteor" / "data" / "paraphrase-en.gz"
+
+
+def test_english_every_module(fetch_sources):
+    table = meteor_english_table()
     resources, rows = segments(fetch_sources, "meteor-backends-en", ["wmt13_data", "function_words_en", "wordnet"],
                                "wmt13", "de-en", 300)
     compiled, python = both_backends(resources, rows, "en", paraphrase=str(table))
@@ -76,11 +81,7 @@ def test_paraphrase_candidates_equal_direct_lookup(fetch_sources, lang):
     from mtmeta.metrics.meteor.lexicon import ParaphraseTable, reference_phrases
 
     if lang == "en":
-        spec = importlib.util.find_spec("pycocoevalcap")
-        if spec is None:
-            pytest.skip("needs Meteor's English paraphrase table (pip package pycocoevalcap, in requirements.lock)")
-        params = {"paraphrase": str(Path(list(spec.submodule_search_locations)[0]) / "meteor" / "data"
-                                    / "paraphrase-en.gz")}
+        params = {"paraphrase": str(meteor_english_table())}
         resources, rows = segments(fetch_sources, "meteor-backends-en", ["wmt13_data", "function_words_en", "wordnet"],
                                    "wmt13", "de-en", 300)
     else:

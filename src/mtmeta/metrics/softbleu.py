@@ -183,16 +183,14 @@ class SoftBLEU(Metric):
         for j, ref_gram in enumerate(ref_left):
             for p in range(n):
                 others.setdefault((p, *ref_gram[:p], *ref_gram[p + 1 :]), []).append(j)
+        # (No n-gram is left on both sides, so every pair found differs in exactly position p.)
         pairs = [(i, j, p) for i, hyp_gram in enumerate(hyp_left) for p in range(n)
                  for j in others.get((p, *hyp_gram[:p], *hyp_gram[p + 1 :]), ())]
         if not pairs:
             return 0.0
         credit = [[0.0] * len(ref_left) for _ in hyp_left]
         for i, j, p in pairs:
-            hyp_gram = hyp_left[i]
-            if hyp_gram[p] == ref_left[j][p]:
-                continue  # the same n-gram (cannot be left on both sides; kept for safety)
-            similarity = self.vectors.neighbours(ref_left[j][p], self.k).get(hyp_gram[p], 0.0)
+            similarity = self.vectors.neighbours(ref_left[j][p], self.k).get(hyp_left[i][p], 0.0)
             credit[i][j] = similarity if similarity > self.floor else 0.0
         return _assign(credit, self.assignment)
 

@@ -101,7 +101,7 @@ def _occurrences(words: Sequence[str], phrase: str, first: dict[str, list[int]])
     return [(k, n) for k in starts if list(words[k : k + n]) == parts]
 
 
-def _entries_at(words: Sequence[str], start: int, table: ParaphraseTable, prefixes: set[str]):
+def _entries_at(words: Sequence[str], start: int, table: ParaphraseTable):
     """(length, paraphrases) of the table's phrases starting at ``words[start]``, shortest first."""
     found = []
     gram = words[start]
@@ -111,7 +111,7 @@ def _entries_at(words: Sequence[str], start: int, table: ParaphraseTable, prefix
         paraphrases = table.get(gram)
         if paraphrases:
             found.append((length, paraphrases))
-        if gram not in prefixes:  # no longer phrase starts with these words
+        if gram not in table.prefixes:  # no longer phrase starts with these words
             break
     return found
 
@@ -121,7 +121,6 @@ def paraphrase_matcher(table: ParaphraseTable) -> Matcher:
     reference (their paraphrases found in the hypothesis), then from the hypothesis (found in the
     reference). The reference's own lookups and word positions are computed once per reference,
     and a lookup stops growing a phrase as soon as no table phrase starts with it."""
-    prefixes = {phrase.rsplit(" ", k)[0] for phrase in table.table for k in range(1, phrase.count(" ") + 1)}
     starts = table.first_words
     cache: dict[tuple, tuple] = {}
 
@@ -135,7 +134,7 @@ def paraphrase_matcher(table: ParaphraseTable) -> Matcher:
             order = 0
             for j in range(len(ref)):
                 if ref[j] in starts:
-                    for length, paraphrases in _entries_at(ref, j, table, prefixes):
+                    for length, paraphrases in _entries_at(ref, j, table):
                         for paraphrase in paraphrases:
                             by_head[paraphrase.partition(" ")[0]].append((order, j, length, paraphrase))
                             order += 1
@@ -162,7 +161,7 @@ def paraphrase_matcher(table: ParaphraseTable) -> Matcher:
         for i in range(len(hyp)):
             if hyp[i] not in starts:
                 continue
-            for length, paraphrases in _entries_at(hyp, i, table, prefixes):
+            for length, paraphrases in _entries_at(hyp, i, table):
                 for paraphrase in paraphrases:
                     places = where.get(paraphrase)
                     if places is None:

@@ -195,6 +195,8 @@ class ParaphraseTable:
         longest = max((phrase.count(" ") + 1 for phrase in self.table), default=0)
         self.max_length = min(longest, MAX_PHRASE)
         self.first_words = {phrase.split(" ", 1)[0] for phrase in self.table}
+        # Every proper word prefix of a phrase: a lookup can stop growing a phrase outside these.
+        self.prefixes = {phrase.rsplit(" ", k)[0] for phrase in self.table for k in range(1, phrase.count(" ") + 1)}
 
     def __len__(self) -> int:
         return sum(len(v) for v in self.table.values())
