@@ -253,9 +253,13 @@ def paraphrase_segments(segments, paraphraser: Paraphraser, tokenize: Callable[[
     import pandas as pd
 
     new_refs, words, phrases, subs = [], [], [], []
+    reference_tokens: dict[str, list[str]] = {}  # every system shares the references (tokens are only read)
     for system, seg_id, hyp, ref in zip(segments["system"], segments["seg_id"], segments["hypothesis"],
                                         segments["reference"], strict=True):
-        hyp_tokens, ref_tokens = tokenize(hyp), tokenize(ref)
+        ref_tokens = reference_tokens.get(ref)
+        if ref_tokens is None:
+            ref_tokens = reference_tokens[ref] = tokenize(ref)
+        hyp_tokens = tokenize(hyp)
         pair_links = None
         if links is not None:
             key = (system, int(seg_id))

@@ -29,6 +29,8 @@ def score_segments(segments: pd.DataFrame, metric: Metric,
     seg_ids = first["seg_id"].to_numpy()
     seg_frames, sys_rows = [], []
     systems = list(dict.fromkeys(ordered["system"]))
+    if own_references:
+        metric.prepare(list(dict.fromkeys(ordered["reference"])))
     for number, (system, rows) in enumerate(ordered.groupby("system", sort=True), start=1):
         if own_references:
             references = rows["reference"].tolist()

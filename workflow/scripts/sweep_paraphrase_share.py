@@ -2,6 +2,7 @@
 the thesaurus's order, distributional similarity), keep the best 10%, 20%, ... and score the
 references paraphrased with each share."""
 
+import functools
 import logging
 
 import pandas as pd
@@ -29,7 +30,8 @@ def main(snakemake):
     human = pd.read_csv(snakemake.input.human_scores, sep="\t")
     entry = snakemake.params.metric
     metric = metrics.get_for_dataset(entry["name"], lang, entry["params"])
-    tokenize = tokenizer(snakemake.params.tokenize)
+    # Every share re-paraphrases the same outputs and references: tokenise each text once.
+    tokenize = functools.cache(tokenizer(snakemake.params.tokenize))
     original = pd.read_csv(snakemake.input.original, sep="\t")  # the same metric on the original references
     baseline = float(correlation_rows(human, {"original": original}, "original")["pearson"].iloc[0])
     sentences = None

@@ -73,6 +73,11 @@ class Metric(ABC):
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         """Sufficient statistics, shape ``(len(hypotheses), len(stat_names))``."""
 
+    def prepare(self, references: Sequence[str | None]) -> None:
+        """A hint before several :meth:`stats` calls whose references are all among ``references``
+        (e.g. each system against its own paraphrased references). Metrics whose resources depend
+        on the references build them once here; scores never change. The default does nothing."""
+
     @abstractmethod
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:
         """One score per row of ``stats``."""

@@ -24,25 +24,39 @@ class SacrebleuMetric(Metric):
     def __init__(self, corpus_metric, segment_metric=None):
         self._metric = corpus_metric
         self._segment = segment_metric or corpus_metric
-        self._cached: tuple[tuple, list] | None = None
+        self._references: dict[tuple, object] = {}
+        self._hypotheses: dict[str, str] = {}  # kept for re-scoring the same outputs (sweeps over references)
 
     def _reference_info(self, references: Sequence[Sequence[str]]) -> list:
-        """sacrebleu's preprocessed references, one entry per segment (cached: every system of a
-        test set shares them)."""
-        key = tuple(tuple(stream) for stream in references)
-        if self._cached is None or self._cached[0] != key:
-            self._cached = (key, self._metric._cache_references(references))
-        self._segment.num_refs = self._metric.num_refs
-        return self._cached[1]
+        """sacrebleu's preprocessed references, one entry per segment.
+
+        Each segment's entry depends on its reference strings only, so it is kept: the systems of a
+        test set share their references, and paraphrased references (one set per system) differ in a
+        few segments only. ``num_refs`` is set as sacrebleu sets it for the whole call.
+        """
+        segments = list(zip(*references))
+        known = self._references
+        if len(known) > 1_000_000:  # bound the memory of a long-lived metric object
+            known.clear()
+        new = [segment for segment in dict.fromkeys(segments) if segment not in known]
+        if new:
+            known.update(zip(new, self._metric._cache_references(list(zip(*new)))))
+        counts = {sum(ref is not None for ref in segment) for segment in segments}
+        self._metric.num_refs = self._segment.num_refs = counts.pop() if len(counts) == 1 else -1
+        return [known[segment] for segment in segments]
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         check_references(hypotheses, references)
         ref_infos = self._reference_info(references)
-        metric = self._metric
-        rows = [
-            metric._compute_segment_statistics(metric._preprocess_segment(hyp), ref_info)
-            for hyp, ref_info in zip(hypotheses, ref_infos, strict=True)
-        ]
+        metric, prepared = self._metric, self._hypotheses
+        if len(prepared) > 1_000_000:
+            prepared.clear()
+        rows = []
+        for hyp, ref_info in zip(hypotheses, ref_infos, strict=True):
+            text = prepared.get(hyp)
+            if text is None:  # sacrebleu's tokenisation and lowercasing, once per distinct hypothesis
+                text = prepared[hyp] = metric._preprocess_segment(hyp)
+            rows.append(metric._compute_segment_statistics(text, ref_info))
         return np.asarray(rows, dtype=self.stat_dtype).reshape(len(rows), len(self.stat_names))
 
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:

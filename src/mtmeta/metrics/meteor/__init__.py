@@ -122,7 +122,8 @@ class METEOR(Metric):
         self.backend = backend  # "python": the readable aligner (the reference); both give the same numbers
         self._tokenizer = tokenizer(tokenize, lowercase)
         self._aligner: Aligner | None = None
-        self._aligner_key: tuple | None = None
+        self._aligner_references: set[tuple[str, ...]] = set()  # the references its paraphrase table covers
+        self._reference_tokens: dict[str, list[str]] = {}
         self._static: dict | None = None
         self._resource_ids: dict[str, str] = {}
         self.num_refs: int | None = None
@@ -237,22 +238,43 @@ class METEOR(Metric):
         return filter_paraphrases(entries, self.paraphrase_filter, lemma)
 
     def _aligner_for(self, references: list[list[list[str]]]) -> Aligner:
-        """The aligner for a set of references (the paraphrase table is filtered by them)."""
-        key = tuple(tuple(tuple(words) for words in segment) for segment in references)
-        if self._aligner is not None and self._aligner_key == key:
-            return self._aligner
+        """An aligner for a set of tokenised references.
+
+        Only the paraphrase module depends on the references: its table keeps the entries with a side
+        among their n-grams. A table built for more references gives the same candidates in the same
+        order (an entry whose sides are both missing from a reference can never match against it), so
+        an aligner is reused for any subset of the references it was built for.
+        """
         if self._static is None:
             self._static = self._static_modules()
+        wanted = {tuple(words) for segment in references for words in segment} if "paraphrase" in self.modules \
+            else set()
+        if self._aligner is not None and wanted <= self._aligner_references:
+            return self._aligner
         modules = []
         for module in self.modules:
             if module == "paraphrase":
-                keep = reference_phrases(words for segment in references for words in segment)
+                keep = reference_phrases(wanted)
                 table = ParaphraseTable(self._paraphrase_entries(keep), keep, normalised=self._indexed_paraphrases)
                 modules.append((module, paraphrase_matcher(table)))
             else:
                 modules.append((module, self._static[module]))
-        self._aligner, self._aligner_key = Aligner(modules, beam=self.beam), key
+        self._aligner, self._aligner_references = Aligner(modules, beam=self.beam), wanted
         return self._aligner
+
+    def prepare(self, references: Sequence[str | None]) -> None:
+        """Build the paraphrase table once for all these references (e.g. every system's own
+        paraphrased references), instead of once per system. Scores do not change."""
+        self._aligner_for([[self._tokenize_reference(r) for r in references if r is not None]])
+
+    def _tokenize_reference(self, text: str) -> list[str]:
+        """Tokens of a reference, kept: every system of a test set is scored against the same ones."""
+        tokens = self._reference_tokens.get(text)
+        if tokens is None:
+            if len(self._reference_tokens) > 1_000_000:  # bound the memory of a long-lived metric object
+                self._reference_tokens.clear()
+            tokens = self._reference_tokens[text] = self._tokenizer(text)
+        return tokens
 
     # -- statistics and scores -----------------------------------------------------------------
     @property
@@ -280,7 +302,8 @@ class METEOR(Metric):
         check_references(hypotheses, references)
         self.num_refs = len(references)
         hyps = [self._tokenizer(h) for h in hypotheses]
-        refs = [[self._tokenizer(r) for r in segment if r is not None] for segment in zip(*references, strict=True)]
+        refs = [[self._tokenize_reference(r) for r in segment if r is not None]
+                for segment in zip(*references, strict=True)]
         aligner = self._aligner_for(refs)
         if self.backend == "python":
             pair_rows = [[self.segment_stats(aligner, hyp, ref) for ref in candidates]
