@@ -46,13 +46,34 @@ def check_references(hypotheses: Sequence[str], references: Sequence[Sequence[st
 def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``(weights[d][:, None] * stats).sum(axis=0)`` for every row d of ``weights``, bit for bit.
 
-    Integer statistics sum exactly in any order (a matrix product); floating-point ones are
-    accumulated segment by segment, the order numpy's column sum takes, so draws equal single sums.
+    Integer statistics and weights sum exactly in any order: a float64 matrix product (BLAS) when
+    every total stays below 2**53, where float64 holds integers exactly, else numpy's integer one.
+    Floating-point statistics are accumulated segment by segment (compiled), the order numpy's column
+    sum takes, so draws equal single sums.
     """
     stats, weights = np.asarray(stats), np.asarray(weights)
     if np.issubdtype(stats.dtype, np.integer) and np.issubdtype(weights.dtype, np.integer):
+        bound = float(np.abs(weights).sum(axis=1).max(initial=0)) * float(np.abs(stats).max(initial=0))
+        if bound < 2.0**53:
+            return (weights.astype(np.float64) @ stats.astype(np.float64)).astype(np.result_type(weights, stats))
         return weights @ stats
-    totals = np.zeros((len(weights), stats.shape[1]), dtype=np.result_type(weights, stats))
+    dtype = np.result_type(weights, stats)
+    if dtype == np.float64 and np.isfinite(stats).all() and np.issubdtype(weights.dtype, np.integer):
+        from mtmeta.metrics.sums_kernel import weighted_float_sums
+
+        # Columns of whole numbers (lengths, counts) sum exactly in any order, as above; only the
+        # others (e.g. soft credits) need the segment-by-segment order.
+        whole = (stats == np.round(stats)).all(axis=0)
+        bound = float(np.abs(weights).sum(axis=1).max(initial=0)) * float(np.abs(stats).max(initial=0))
+        if bound >= 2.0**53:
+            whole[:] = False
+        float_weights = weights.astype(np.float64)
+        totals = np.empty((len(weights), stats.shape[1]))
+        totals[:, whole] = float_weights @ stats[:, whole].astype(np.float64)
+        totals[:, ~whole] = weighted_float_sums(np.ascontiguousarray(stats[:, ~whole], dtype=np.float64),
+                                                float_weights)
+        return totals
+    totals = np.zeros((len(weights), stats.shape[1]), dtype=dtype)
     for i in range(len(stats)):
         totals += weights[:, i, None] * stats[i]
     return totals

@@ -25,7 +25,7 @@ class SacrebleuMetric(Metric):
         self._metric = corpus_metric
         self._segment = segment_metric or corpus_metric
         self._references: dict[tuple, object] = {}
-        self._hypotheses: dict[str, str] = {}  # kept for re-scoring the same outputs (sweeps over references)
+        self._preprocessed: dict[str, str] = {}
 
     def _reference_info(self, references: Sequence[Sequence[str]]) -> list:
         """sacrebleu's preprocessed references, one entry per segment.
@@ -45,18 +45,22 @@ class SacrebleuMetric(Metric):
         self._metric.num_refs = self._segment.num_refs = counts.pop() if len(counts) == 1 else -1
         return [known[segment] for segment in segments]
 
+    def preprocess(self, text: str) -> str:
+        """sacrebleu's preprocessing of one segment (tokenisation, lowercasing), kept per distinct text:
+        sweeps over references re-score the same outputs, and softened metrics re-read the same words."""
+        done = self._preprocessed.get(text)
+        if done is None:
+            if len(self._preprocessed) > 1_000_000:  # bound the memory of a long-lived metric object
+                self._preprocessed.clear()
+            done = self._preprocessed[text] = self._metric._preprocess_segment(text)
+        return done
+
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         check_references(hypotheses, references)
         ref_infos = self._reference_info(references)
-        metric, prepared = self._metric, self._hypotheses
-        if len(prepared) > 1_000_000:
-            prepared.clear()
-        rows = []
-        for hyp, ref_info in zip(hypotheses, ref_infos, strict=True):
-            text = prepared.get(hyp)
-            if text is None:  # sacrebleu's tokenisation and lowercasing, once per distinct hypothesis
-                text = prepared[hyp] = metric._preprocess_segment(hyp)
-            rows.append(metric._compute_segment_statistics(text, ref_info))
+        metric, preprocess = self._metric, self.preprocess
+        rows = [metric._compute_segment_statistics(preprocess(hyp), ref_info)
+                for hyp, ref_info in zip(hypotheses, ref_infos, strict=True)]
         return np.asarray(rows, dtype=self.stat_dtype).reshape(len(rows), len(self.stat_names))
 
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:

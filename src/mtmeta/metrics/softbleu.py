@@ -70,9 +70,14 @@ def _assign(credit, assignment: str) -> float:
     ``credit``: an array or a list of rows. Greedy: each row in order takes its largest credit among
     the columns still free (the first on ties), if positive. The matrices are small, so the greedy
     walk runs over Python floats (the same values and sums as over the array)."""
-    rows = credit.tolist() if isinstance(credit, np.ndarray) else credit
-    if not rows or not any(value for row in rows for value in row):
-        return 0.0
+    if isinstance(credit, np.ndarray):
+        if not credit.size or not credit.any():
+            return 0.0
+        rows = credit.tolist()
+    else:
+        rows = credit
+        if not rows or not any(value for row in rows for value in row):
+            return 0.0
     if assignment == "optimal":
         matrix = np.asarray(rows, dtype=float)
         chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
@@ -88,6 +93,29 @@ def _assign(credit, assignment: str) -> float:
         if best > 0:
             total += best
             available[best_j] = False
+    return total
+
+
+def _assign_sparse(rows: list[dict[int, float]], columns: int, assignment: str) -> float:
+    """:func:`_assign` of a matrix given by its positive entries, one {column: credit} per row (all
+    rows in order, empty ones included). The greedy walk visits only those entries: the same choices
+    (largest credit, the first column on ties) and the same sums as the walk over the full rows."""
+    if assignment == "optimal":
+        matrix = [[0.0] * columns for _ in rows]
+        for i, row in enumerate(rows):
+            for j, value in row.items():
+                matrix[i][j] = value
+        return _assign(matrix, assignment)
+    taken: set[int] = set()
+    total = 0.0
+    for row in rows:
+        best_j, best = -1, 0.0
+        for j in sorted(row):
+            if row[j] > best and j not in taken:
+                best_j, best = j, row[j]
+        if best_j >= 0:
+            total += best
+            taken.add(best_j)
     return total
 
 
@@ -188,11 +216,12 @@ class SoftBLEU(Metric):
                  for j in others.get((p, *hyp_gram[:p], *hyp_gram[p + 1 :]), ())]
         if not pairs:
             return 0.0
-        credit = [[0.0] * len(ref_left) for _ in hyp_left]
+        credit: list[dict[int, float]] = [{} for _ in hyp_left]  # the positive entries of each row
         for i, j, p in pairs:
             similarity = self.vectors.neighbours(ref_left[j][p], self.k).get(hyp_left[i][p], 0.0)
-            credit[i][j] = similarity if similarity > self.floor else 0.0
-        return _assign(credit, self.assignment)
+            if similarity > self.floor:
+                credit[i][j] = similarity
+        return _assign_sparse(credit, len(ref_left), self.assignment)
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         check_references(hypotheses, references)
@@ -205,7 +234,7 @@ class SoftBLEU(Metric):
         out[:, :2] = base[:, :2]
         out[:, 2 : 2 + n] = base[:, 2 : 2 + n]
         out[:, 2 + 2 * n :] = base[:, 2 + n :]
-        preprocess = self._bleu._metric._preprocess_segment
+        preprocess = self._bleu.preprocess
         prefetch = getattr(self.vectors, "prefetch_neighbours", None)  # any object with neighbours() will do
         if prefetch and (self.method == "generation" or self.phrase):  # every reference word's, in blocks
             prefetch((w for ref in references[0] if ref is not None for w in preprocess(ref).split()), self.k)

@@ -116,12 +116,10 @@ def aggregate(stats: np.ndarray, n_modules: int, full_match_rule: bool = True, w
     weights = np.ones(len(stats)) if weights is None else np.asarray(weights, dtype=float)
     if not len(stats):
         return np.zeros((*weights.shape[:-1], stats.shape[1]))
-    total = weights @ stats
-    if full_match_rule:
-        chunk_column = 4 + 4 * n_modules
-        keep = ~full_match(stats, n_modules)
-        total[..., chunk_column] = weights[..., keep] @ stats[keep, chunk_column]
-    return total
+    if full_match_rule:  # one product for every column: the full matches' chunks count as zero
+        stats = stats.copy()
+        stats[full_match(stats, n_modules), 4 + 4 * n_modules] = 0.0
+    return weights @ stats
 
 
 def scores(stats: np.ndarray, n_modules: int, *, alpha, beta, gamma, delta, weights, full_match_rule: bool = True,
