@@ -524,6 +524,8 @@ def main() -> None:
     parser.add_argument("--max-segments", type=int, default=0,
                         help="keep the first N segments of every system (0: all); for smoke tests")
     parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS, help="sections to run")
+    parser.add_argument("--merge", action="store_true",
+                        help="replace only the sections run in an existing --out file, keeping the others")
     parser.add_argument("--root", type=Path, default=REPO,
                         help="directory holding results/ and resources/ (default: the repository)")
     args = parser.parse_args()
@@ -534,11 +536,36 @@ def main() -> None:
     lines = ["# mtmeta benchmarks", "", "One core each, fresh process per row; seconds of wall time."]
     if args.max_segments:
         lines.append(f"Smoke test: only the first {args.max_segments} segments of every system.")
-    for name in SECTIONS:
-        if name in args.only:
-            lines += [""] + sections[name](args)
-    Path(args.out).write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    new = {name: sections[name](args) for name in SECTIONS if name in args.only}
+    out = Path(args.out)
+    if args.merge and out.is_file():
+        lines = merge_sections(out.read_text().splitlines(), list(new.values()))
+    else:
+        for section in new.values():
+            lines += [""] + section
+    out.write_text("\n".join(lines) + "\n")
+    print("\n".join(line for section in new.values() for line in section))
+
+
+def merge_sections(old: list[str], sections: list[list[str]]) -> list[str]:
+    """``old`` (a results file) with each section whose ``## `` heading matches one of ``sections``
+    replaced by it; new sections are appended."""
+    starts = [i for i, line in enumerate(old) if line.startswith("## ")] + [len(old)]
+    out, replaced = old[: starts[0]], set()
+    by_heading = {section[0]: section for section in sections}
+    for begin, end in zip(starts, starts[1:], strict=False):
+        heading = old[begin]
+        if heading in by_heading:
+            out += by_heading[heading] + [""]
+            replaced.add(heading)
+        else:
+            out += old[begin:end]
+    for section in sections:
+        if section[0] not in replaced:
+            out += [""] + section
+    while out and not out[-1]:
+        out.pop()
+    return out
 
 
 if __name__ == "__main__":

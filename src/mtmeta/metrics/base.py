@@ -94,7 +94,7 @@ class Metric(ABC):
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         """Sufficient statistics, shape ``(len(hypotheses), len(stat_names))``."""
 
-    def prepare(self, references: Sequence[str | None]) -> None:
+    def prepare(self, references: Sequence[str | None]) -> None:  # noqa: B027 (an optional hook)
         """A hint before several :meth:`stats` calls whose references are all among ``references``
         (e.g. each system against its own paraphrased references). Metrics whose resources depend
         on the references build them once here; scores never change. The default does nothing."""

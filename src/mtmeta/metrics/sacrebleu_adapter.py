@@ -34,13 +34,13 @@ class SacrebleuMetric(Metric):
         test set share their references, and paraphrased references (one set per system) differ in a
         few segments only. ``num_refs`` is set as sacrebleu sets it for the whole call.
         """
-        segments = list(zip(*references))
+        segments = list(zip(*references, strict=True))
         known = self._references
         if len(known) > 1_000_000:  # bound the memory of a long-lived metric object
             known.clear()
         new = [segment for segment in dict.fromkeys(segments) if segment not in known]
         if new:
-            known.update(zip(new, self._metric._cache_references(list(zip(*new)))))
+            known.update(zip(new, self._metric._cache_references(list(zip(*new, strict=True))), strict=True))
         counts = {sum(ref is not None for ref in segment) for segment in segments}
         self._metric.num_refs = self._segment.num_refs = counts.pop() if len(counts) == 1 else -1
         return [known[segment] for segment in segments]
