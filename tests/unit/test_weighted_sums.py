@@ -44,3 +44,20 @@ def test_non_finite_statistics_keep_numpys_arithmetic(bad):
     stats = np.array([[1.0, bad], [2.0, 3.0]])
     weights = np.array([[0, 2], [1, 1]])
     np.testing.assert_array_equal(weighted_sums(stats, weights), one_by_one(stats, weights))
+
+
+def test_read_only_draws_are_converted_once_and_give_the_same_totals():
+    from mtmeta.metrics import base
+    from mtmeta.stats.correlation import resample_weights
+
+    rng = np.random.default_rng(5)
+    weights = resample_weights(500, 30, seed=7)
+    assert not weights.flags.writeable
+    stats = rng.integers(0, 50, (500, 6))
+    first = weighted_sums(stats, weights)
+    assert base._DRAWS[0] is weights
+    np.testing.assert_array_equal(weighted_sums(stats, weights), first)
+    np.testing.assert_array_equal(first, one_by_one(stats, weights))
+    writable = weights.copy()  # a writable matrix is converted on every call, never cached
+    np.testing.assert_array_equal(weighted_sums(stats, writable), first)
+    assert base._DRAWS[0] is weights

@@ -43,6 +43,20 @@ def check_references(hypotheses: Sequence[str], references: Sequence[Sequence[st
             raise TypeError(f"hypotheses[{i}] is a {type(hyp).__name__}; expected a string")
 
 
+_DRAWS: list = [None, None, 0.0]  # the last read-only weight matrix, its float64 copy, its largest row sum
+
+
+def _float_draws(weights: np.ndarray) -> tuple[np.ndarray, float]:
+    """``weights`` as float64 and its largest absolute row sum. A read-only matrix that owns its data
+    (the bootstrap's draws, used for every metric and system) is converted once."""
+    if weights is _DRAWS[0]:
+        return _DRAWS[1], _DRAWS[2]
+    converted = (weights.astype(np.float64), float(np.abs(weights).sum(axis=1).max(initial=0)))
+    if not weights.flags.writeable and weights.base is None:
+        _DRAWS[:] = [weights, *converted]
+    return converted
+
+
 def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``(weights[d][:, None] * stats).sum(axis=0)`` for every row d of ``weights``, bit for bit.
 
@@ -53,9 +67,9 @@ def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """
     stats, weights = np.asarray(stats), np.asarray(weights)
     if np.issubdtype(stats.dtype, np.integer) and np.issubdtype(weights.dtype, np.integer):
-        bound = float(np.abs(weights).sum(axis=1).max(initial=0)) * float(np.abs(stats).max(initial=0))
-        if bound < 2.0**53:
-            return (weights.astype(np.float64) @ stats.astype(np.float64)).astype(np.result_type(weights, stats))
+        float_weights, most = _float_draws(weights)
+        if most * float(np.abs(stats).max(initial=0)) < 2.0**53:
+            return (float_weights @ stats.astype(np.float64)).astype(np.result_type(weights, stats))
         return weights @ stats
     dtype = np.result_type(weights, stats)
     if dtype == np.float64 and np.isfinite(stats).all() and np.issubdtype(weights.dtype, np.integer):
@@ -64,10 +78,9 @@ def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
         # Columns of whole numbers (lengths, counts) sum exactly in any order, as above; only the
         # others (e.g. soft credits) need the segment-by-segment order.
         whole = (stats == np.round(stats)).all(axis=0)
-        bound = float(np.abs(weights).sum(axis=1).max(initial=0)) * float(np.abs(stats).max(initial=0))
-        if bound >= 2.0**53:
+        float_weights, most = _float_draws(weights)
+        if most * float(np.abs(stats).max(initial=0)) >= 2.0**53:
             whole[:] = False
-        float_weights = weights.astype(np.float64)
         totals = np.empty((len(weights), stats.shape[1]))
         totals[:, whole] = float_weights @ stats[:, whole].astype(np.float64)
         totals[:, ~whole] = weighted_float_sums(np.ascontiguousarray(stats[:, ~whole], dtype=np.float64),

@@ -80,7 +80,9 @@ def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
 def resample_weights(n_items: int, n_draws: int = 1000, seed: int = 12345) -> np.ndarray:
     """Bootstrap draws as counts: row d says how often each item (segment) was drawn in draw d."""
     rng = np.random.default_rng(seed)
-    return rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_draws)
+    weights = rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_draws)
+    weights.flags.writeable = False  # shared by every metric and system of a language pair
+    return weights
 
 
 def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
