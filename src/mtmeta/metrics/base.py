@@ -8,7 +8,7 @@ are all computed from those rows, so nothing is re-tokenised or re-aligned twice
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -43,15 +43,51 @@ def check_references(hypotheses: Sequence[str], references: Sequence[Sequence[st
             raise TypeError(f"hypotheses[{i}] is a {type(hyp).__name__}; expected a string")
 
 
+class Memo:
+    """Values of a function of hashable keys (texts, reference tuples), kept per metric object: the
+    systems of a test set share their references, sweeps re-score the same outputs. Emptied past
+    ``limit`` entries, which bounds the memory of a long-lived object."""
+
+    def __init__(self, compute: Callable | None = None, limit: int = 1_000_000):
+        self._compute, self._limit = compute, limit
+        self._values: dict = {}
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, key) -> bool:
+        return key in self._values
+
+    def __call__(self, key):
+        value = self._values.get(key)
+        if value is None:
+            self._make_room(1)
+            value = self._values[key] = self._compute(key)
+        return value
+
+    def many(self, keys: Sequence, compute_many: Callable[[list], Sequence]) -> list:
+        """The values of ``keys``, those not yet known computed together by ``compute_many``."""
+        new = [key for key in dict.fromkeys(keys) if key not in self._values]
+        if new:
+            self._make_room(len(new))
+            self._values.update(zip(new, compute_many(new), strict=True))
+        return [self._values[key] for key in keys]
+
+    def _make_room(self, n: int) -> None:
+        if len(self._values) + n > self._limit:
+            self._values.clear()
+
+
 _DRAWS: list = [None, None, 0.0]  # the last read-only weight matrix, its float64 copy, its largest row sum
 
 
-def _float_draws(weights: np.ndarray) -> tuple[np.ndarray, float]:
-    """``weights`` as float64 and its largest absolute row sum. A read-only matrix that owns its data
-    (the bootstrap's draws, used for every metric and system) is converted once."""
+def float_draws(weights: np.ndarray) -> tuple[np.ndarray, float]:
+    """``weights`` (segments, or draws x segments) as float64, and its largest absolute row sum. A
+    read-only array that owns its data (the bootstrap's draws, shared by every metric and system of a
+    language pair) is converted once."""
     if weights is _DRAWS[0]:
         return _DRAWS[1], _DRAWS[2]
-    converted = (weights.astype(np.float64), float(np.abs(weights).sum(axis=1).max(initial=0)))
+    converted = (weights.astype(np.float64), float(np.abs(weights).sum(axis=-1).max(initial=0)))
     if not weights.flags.writeable and weights.base is None:
         _DRAWS[:] = [weights, *converted]
     return converted
@@ -67,7 +103,7 @@ def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """
     stats, weights = np.asarray(stats), np.asarray(weights)
     if np.issubdtype(stats.dtype, np.integer) and np.issubdtype(weights.dtype, np.integer):
-        float_weights, most = _float_draws(weights)
+        float_weights, most = float_draws(weights)
         if most * float(np.abs(stats).max(initial=0)) < 2.0**53:
             return (float_weights @ stats.astype(np.float64)).astype(np.result_type(weights, stats))
         return weights @ stats
@@ -78,7 +114,7 @@ def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
         # Columns of whole numbers (lengths, counts) sum exactly in any order, as above; only the
         # others (e.g. soft credits) need the segment-by-segment order.
         whole = (stats == np.round(stats)).all(axis=0)
-        float_weights, most = _float_draws(weights)
+        float_weights, most = float_draws(weights)
         if most * float(np.abs(stats).max(initial=0)) >= 2.0**53:
             whole[:] = False
         totals = np.empty((len(weights), stats.shape[1]))

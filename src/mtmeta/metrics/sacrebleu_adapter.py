@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.base import Memo, Metric, check_references
 
 
 class SacrebleuMetric(Metric):
@@ -24,8 +24,10 @@ class SacrebleuMetric(Metric):
     def __init__(self, corpus_metric, segment_metric=None):
         self._metric = corpus_metric
         self._segment = segment_metric or corpus_metric
-        self._references: dict[tuple, object] = {}
-        self._preprocessed: dict[str, str] = {}
+        self._references = Memo()  # per segment: its tuple of reference strings -> sacrebleu's entry
+        # sacrebleu's preprocessing of one text (tokenisation, lowercasing), kept per distinct text:
+        # sweeps over references re-score the same outputs, and softened metrics re-read the same words.
+        self.preprocess = Memo(self._metric._preprocess_segment)
 
     def _reference_info(self, references: Sequence[Sequence[str]]) -> list:
         """sacrebleu's preprocessed references, one entry per segment.
@@ -35,25 +37,11 @@ class SacrebleuMetric(Metric):
         few segments only. ``num_refs`` is set as sacrebleu sets it for the whole call.
         """
         segments = list(zip(*references, strict=True))
-        known = self._references
-        if len(known) > 1_000_000:  # bound the memory of a long-lived metric object
-            known.clear()
-        new = [segment for segment in dict.fromkeys(segments) if segment not in known]
-        if new:
-            known.update(zip(new, self._metric._cache_references(list(zip(*new, strict=True))), strict=True))
+        infos = self._references.many(
+            segments, lambda new: self._metric._cache_references(list(zip(*new, strict=True))))
         counts = {sum(ref is not None for ref in segment) for segment in segments}
         self._metric.num_refs = self._segment.num_refs = counts.pop() if len(counts) == 1 else -1
-        return [known[segment] for segment in segments]
-
-    def preprocess(self, text: str) -> str:
-        """sacrebleu's preprocessing of one segment (tokenisation, lowercasing), kept per distinct text:
-        sweeps over references re-score the same outputs, and softened metrics re-read the same words."""
-        done = self._preprocessed.get(text)
-        if done is None:
-            if len(self._preprocessed) > 1_000_000:  # bound the memory of a long-lived metric object
-                self._preprocessed.clear()
-            done = self._preprocessed[text] = self._metric._preprocess_segment(text)
-        return done
+        return infos
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         check_references(hypotheses, references)

@@ -64,24 +64,19 @@ def _unmatched(hyp: list[tuple], ref: list[tuple]) -> tuple[list[tuple], list[tu
     return hyp_left, ref_left
 
 
-def _assign(credit, assignment: str) -> float:
+def _assign(credit: np.ndarray, assignment: str) -> float:
     """Total credit of a one-to-one matching of rows (hypothesis) to columns (reference).
 
-    ``credit``: an array or a list of rows. Greedy: each row in order takes its largest credit among
-    the columns still free (the first on ties), if positive. The matrices are small, so the greedy
-    walk runs over Python floats (the same values and sums as over the array)."""
-    if isinstance(credit, np.ndarray):
-        if not credit.size or not credit.any():
-            return 0.0
-        rows = credit.tolist()
-    else:
-        rows = credit
-        if not rows or not any(value for row in rows for value in row):
-            return 0.0
+    Greedy: each row in order takes its largest credit among the columns still free (the first on
+    ties), if positive. The matrices are small, so the greedy walk runs over Python floats (the same
+    values and sums as over the array)."""
+    if not credit.size or not credit.any():
+        return 0.0
     if assignment == "optimal":
-        matrix = np.asarray(rows, dtype=float)
+        matrix = np.asarray(credit, dtype=float)  # summed in float64, whatever the vectors' precision
         chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
         return float(matrix[chosen_rows, chosen_cols].sum())
+    rows = credit.tolist()
     available = [True] * len(rows[0])
     total = 0.0
     for row in rows:
@@ -101,10 +96,10 @@ def _assign_sparse(rows: list[dict[int, float]], columns: int, assignment: str) 
     rows in order, empty ones included). The greedy walk visits only those entries: the same choices
     (largest credit, the first column on ties) and the same sums as the walk over the full rows."""
     if assignment == "optimal":
-        matrix = [[0.0] * columns for _ in rows]
+        matrix = np.zeros((len(rows), columns))
         for i, row in enumerate(rows):
             for j, value in row.items():
-                matrix[i][j] = value
+                matrix[i, j] = value
         return _assign(matrix, assignment)
     taken: set[int] = set()
     total = 0.0

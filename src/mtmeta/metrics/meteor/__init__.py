@@ -32,7 +32,7 @@ import pandas as pd
 
 from mtmeta import __version__
 from mtmeta.errors import ConfigError, FetchError
-from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.base import Memo, Metric, check_references
 from mtmeta.metrics.meteor import indexes, scoring
 from mtmeta.metrics.meteor.aligner import (
     DEFAULT_BEAM,
@@ -123,7 +123,8 @@ class METEOR(Metric):
         self._tokenizer = tokenizer(tokenize, lowercase)
         self._aligner: Aligner | None = None
         self._aligner_references: set[tuple[str, ...]] = set()  # the references its paraphrase table covers
-        self._reference_tokens: dict[str, list[str]] = {}
+        # Tokens of each reference, kept: every system of a test set is scored against the same ones.
+        self._tokenize_reference = Memo(self._tokenizer)
         self._static: dict | None = None
         self._resource_ids: dict[str, str] = {}
         self.num_refs: int | None = None
@@ -266,15 +267,6 @@ class METEOR(Metric):
         """Build the paraphrase table once for all these references (e.g. every system's own
         paraphrased references), instead of once per system. Scores do not change."""
         self._aligner_for([[self._tokenize_reference(r) for r in references if r is not None]])
-
-    def _tokenize_reference(self, text: str) -> list[str]:
-        """Tokens of a reference, kept: every system of a test set is scored against the same ones."""
-        tokens = self._reference_tokens.get(text)
-        if tokens is None:
-            if len(self._reference_tokens) > 1_000_000:  # bound the memory of a long-lived metric object
-                self._reference_tokens.clear()
-            tokens = self._reference_tokens[text] = self._tokenizer(text)
-        return tokens
 
     # -- statistics and scores -----------------------------------------------------------------
     @property

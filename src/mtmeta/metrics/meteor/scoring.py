@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mtmeta.errors import ConfigError
+from mtmeta.metrics.base import float_draws
 
 HEADER = ["hyp_len", "ref_len", "hyp_func", "ref_func"]
 TRAILER = ["chunks", "hyp_matches", "ref_matches"]
@@ -113,7 +114,7 @@ def aggregate(stats: np.ndarray, n_modules: int, full_match_rule: bool = True, w
     exact whatever their order.
     """
     stats = np.asarray(stats, dtype=float)
-    weights = np.ones(len(stats)) if weights is None else np.asarray(weights, dtype=float)
+    weights = np.ones(len(stats)) if weights is None else float_draws(np.asarray(weights))[0]
     if not len(stats):
         return np.zeros((*weights.shape[:-1], stats.shape[1]))
     if full_match_rule:  # one product for every column: the full matches' chunks count as zero
