@@ -13,7 +13,7 @@ core, in one run, and the script prints a Markdown table with wall times and rat
   Czech->English (12 x 3000): statistics, segment scores and corpus scores of every system;
 - ``sacrebleu``: BLEU, chrF and TER beside sacrebleu called directly, corpus scores (``corpus_score`` per
   system) and corpus plus sentence scores (``sentence_score`` per segment added); mtmeta's corpus-only
-  time also cold (with the first, tiny call that loads numba's cache of TER's compiled kernel), and a
+  time also cold (with the first, tiny call that loads numba's cache of TER's and chrF's compiled kernels), and a
   sentence on TER's ratio against the target of at most 0.1x sacrebleu;
 - ``jar``: METEOR beside the Meteor 1.5 jar (from the pip package pycocoevalcap; needs ``java``) at the
   jar's full English settings (``-l en -norm``), on the first ``--jar-segments`` segments of one WMT13
@@ -82,7 +82,7 @@ metric = metrics.get_for_dataset({name!r}, lang, {{}})
 if {name!r} == "meteor":  # load lexical resources outside the timed part, as sacrebleu loads nothing
     metric.stats(data[0][1][:1], [data[0][2][:1]])
     metric._aligner_for([[metric._tokenizer(r)] for r in data[0][2]])  # the paraphrase table, filtered
-if {name!r} == "ter":  # the first call in a process loads numba's cache of the compiled kernel
+if {name!r} in ("ter", "chrf", "chrf++"):  # the first call in a process loads numba's cache of the compiled kernel
     metric.stats(["a b"], [["a c"]])
 start = time.perf_counter()
 for _, hyps, refs in data:
@@ -113,7 +113,7 @@ from mtmeta import metrics
 data = systems({path!r})
 metric = metrics.get({name!r}, lang={lang!r})
 cold = time.perf_counter()
-metric.stats(["a b"], [["a c"]])  # warm-up: for TER, numba's cache load of the compiled kernel
+metric.stats(["a b"], [["a c"]])  # warm-up: for TER and chrF, numba's cache load of the compiled kernel
 start = time.perf_counter()
 for _, hyps, refs in data:
     metric.corpus_score(metric.stats(hyps, [refs]))
@@ -353,7 +353,7 @@ def section_sacrebleu(args) -> list[str]:
              "Ratio: mtmeta's time over sacrebleu's (below 1: mtmeta is faster). mtmeta computes segment "
              "scores from the statistics it already has; sacrebleu re-tokenises for every sentence_score call. "
              "mtmeta's corpus-only time excludes one tiny warm-up call (`metric.stats([\"a b\"], [[\"a c\"]])`, "
-             "in which TER loads numba's cache of its compiled kernel); the cold column includes it.", ""]
+             "in which TER and chrF load numba's cache of their compiled kernels); the cold column includes it.", ""]
     skip = missing(path)
     if skip:
         return lines + [na(skip)]

@@ -5,6 +5,7 @@ import pytest
 import sacrebleu
 
 from mtmeta import metrics
+from mtmeta.errors import ConfigError
 from mtmeta.scoring import score_segments
 
 HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
@@ -112,3 +113,27 @@ def test_score_segments_table():
 def test_unknown_metric():
     with pytest.raises(KeyError, match="unknown metric 'blue'"):
         metrics.get("blue")
+
+
+@pytest.mark.parametrize("params", [{}, {"tokenize": "none"}, {"tokenize": "intl"}, {"lowercase": True},
+                                    {"max_ngram_order": 6}, {"tokenize": "zh"}])
+def test_compiled_counts_equal_sacrebleus(params):
+    rng = np.random.default_rng(11)
+    words = ["the", "The", "cat", "sat", "on", "a", "mat.", "(dog),", "3.5", "1,000", "x-y", "2-3", "über", '"quoted"',
+             "don't", "猫", "。", "e.g.", "&amp;", "!"]
+    hyps, refs = ([" ".join(rng.choice(words, size=rng.integers(0, 25))) for _ in range(400)] for _ in range(2))
+    refs[:50] = hyps[:50]  # identical segments: every n-gram matched
+    ours, theirs = metrics.get("bleu", **params), metrics.get("bleu", backend="sacrebleu", **params)
+    a, b = ours.stats(hyps, [refs]), theirs.stats(hyps, [refs])
+    assert a.dtype == b.dtype == np.int64
+    np.testing.assert_array_equal(a, b)
+    order = params.get("max_ngram_order", 4)
+    np.testing.assert_array_equal(a[:50, 2 : 2 + order], a[:50, 2 + order :])
+    assert ours.signature() == theirs.signature()
+    # several references: sacrebleu clips by the largest count among them, and counts them itself
+    np.testing.assert_array_equal(ours.stats(hyps, [refs, hyps]), theirs.stats(hyps, [refs, hyps]))
+
+
+def test_unknown_backend():
+    with pytest.raises(ConfigError, match="unknown backend"):
+        metrics.get("bleu", backend="numba")

@@ -1,14 +1,25 @@
-"""chrF and chrF++ through sacrebleu (chrF++ is ``word_order=2``; registered as ``chrf++``).
+"""chrF and chrF++ as sacrebleu defines them (chrF++ is ``word_order=2``; registered as ``chrf++``).
 
 Statistics are sacrebleu's per-segment character (and word) n-gram counts of the best
 reference; the corpus score comes from summed statistics, as in ``sacrebleu.corpus_chrf``.
+Text goes through sacrebleu's own preprocessing and word split; the n-gram matches are counted by
+:mod:`mtmeta.metrics.ngrams` (the same counts, checked on real data), and the best of several
+references is chosen with sacrebleu's F-score. ``backend="sacrebleu"`` counts with sacrebleu itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 import sacrebleu
 
+from mtmeta.errors import ConfigError
+from mtmeta.metrics import ngrams
+from mtmeta.metrics.base import Memo
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
+
+BACKENDS = ("compiled", "sacrebleu")
 
 
 class CHRF(SacrebleuMetric):
@@ -24,17 +35,56 @@ class CHRF(SacrebleuMetric):
         lowercase: bool = False,
         whitespace: bool = False,
         eps_smoothing: bool = False,
+        backend: str = "compiled",
     ):
+        if backend not in BACKENDS:
+            raise ConfigError(f"{self.name}: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
         self.lang = lang
+        self.backend = backend
         self._orders = char_order + word_order
         super().__init__(
             sacrebleu.CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
                            whitespace=whitespace, eps_smoothing=eps_smoothing)
         )
+        # Per distinct preprocessed text: the characters sacrebleu counts (whitespace dropped unless
+        # kept), and the words of chrF++ (sacrebleu's punctuation split).
+        self._characters = Memo(str if whitespace else lambda text: "".join(text.split()))
+        self._word_ids = ngrams.WordIds()
+        self._words = Memo(lambda text: self._word_ids(self._metric._remove_punctuation(text)))
 
     @property
     def stat_names(self) -> list[str]:
         return [f"{kind}_{n}" for n in range(1, self._orders + 1) for kind in ("hyp", "ref", "match")]
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        if self.backend == "sacrebleu":
+            return super().stats(hypotheses, references)
+        metric = self._metric
+        texts, hyp_text, ref_text, owner = self._text_pairs(hypotheses, references)
+        parts = [(ngrams.character_symbols([self._characters(t) for t in texts]), metric.char_order)]
+        if metric.word_order > 0:
+            words = ngrams.packed([self._words(t) for t in texts], len(self._word_ids.vocabulary))
+            parts.append((words, metric.word_order))
+        columns = []
+        for symbols, order in parts:
+            common = ngrams.matches(symbols, hyp_text, ref_text, order)
+            if common is None:  # too many distinct symbols for 63-bit keys
+                return super().stats(hypotheses, references)
+            lengths, orders = np.diff(symbols[1]), np.arange(order)
+            n_hyp = np.maximum(lengths[hyp_text, None] - orders, 0)
+            n_ref = np.maximum(lengths[ref_text, None] - orders, 0)
+            # sacrebleu's triple per order; no hypothesis n-grams are counted where the reference has none
+            columns.append(np.stack([np.where(n_ref > 0, n_hyp, 0), n_ref, common], axis=2).reshape(len(owner), -1))
+        pair_stats = np.hstack(columns).astype(self.stat_dtype)
+        if len(owner) == len(hypotheses):
+            return pair_stats
+        out = np.zeros((len(hypotheses), len(self.stat_names)), dtype=self.stat_dtype)
+        best = np.full(len(hypotheses), -1.0)
+        for pair, k in enumerate(owner.tolist()):
+            f_score = metric._compute_f_score(pair_stats[pair].tolist())
+            if f_score > best[k]:  # sacrebleu's rule: the first reference with the highest F-score
+                best[k], out[k] = f_score, pair_stats[pair]
+        return out
 
 
 class CHRFPlusPlus(CHRF):

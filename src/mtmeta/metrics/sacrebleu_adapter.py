@@ -36,12 +36,35 @@ class SacrebleuMetric(Metric):
         test set share their references, and paraphrased references (one set per system) differ in a
         few segments only. ``num_refs`` is set as sacrebleu sets it for the whole call.
         """
-        segments = list(zip(*references, strict=True))
-        infos = self._references.many(
+        segments = self._reference_segments(references)
+        return self._references.many(
             segments, lambda new: self._metric._cache_references(list(zip(*new, strict=True))))
+
+    def _reference_segments(self, references: Sequence[Sequence[str]]) -> list[tuple]:
+        """Each segment's tuple of references; sets ``num_refs`` as sacrebleu sets it for the whole call."""
+        segments = list(zip(*references, strict=True))
         counts = {sum(ref is not None for ref in segment) for segment in segments}
         self._metric.num_refs = self._segment.num_refs = counts.pop() if len(counts) == 1 else -1
-        return infos
+        return segments
+
+    def _text_pairs(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
+        """For compiled counting: this call's distinct preprocessed texts, and per hypothesis-reference
+        pair (one per present reference, in reference order) the numbers of its two texts and its segment."""
+        check_references(hypotheses, references)
+        preprocess = self.preprocess
+        texts: dict[str, int] = {}
+        hyp_text, ref_text, owner = [], [], []
+        for k, (hyp, segment_refs) in enumerate(zip(hypotheses, self._reference_segments(references), strict=True)):
+            present = [ref for ref in segment_refs if ref is not None]
+            if not present:
+                raise ValueError(f"{self.name}: segment {k + 1} has no reference")
+            hyp_number = texts.setdefault(preprocess(hyp), len(texts))
+            for ref in present:
+                hyp_text.append(hyp_number)
+                ref_text.append(texts.setdefault(preprocess(ref), len(texts)))
+                owner.append(k)
+        as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
+        return list(texts), as_array(hyp_text), as_array(ref_text), as_array(owner)
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         check_references(hypotheses, references)

@@ -14,7 +14,7 @@ word ids instead of strings, so that every segment gets the same edit count:
 
 sacrebleu memoises edit-distance rows in a trie of hypothesis prefixes; that saves time and changes
 no number. Here each candidate reuses the rows of the unshifted hypothesis up to the first word the
-shift changes, and keeps only two rows. ``tests/realdata/test_ter_parity.py`` checks the statistics
+shift changes, and keeps only two rows. ``tests/realdata/test_compiled_parity.py`` checks the statistics
 against sacrebleu on every segment of every system of WMT12 en-cs and WMT13 de-en.
 """
 

@@ -1,0 +1,83 @@
+"""Clipped n-gram matches for BLEU and chrF: texts as integer symbols, counted by a compiled kernel.
+
+sacrebleu (2.6.0) counts, for each order n, the n-grams a hypothesis shares with its reference,
+``sum(min(hyp count, ref count))`` over the hypothesis's n-grams, in Python ``Counter`` objects of
+word tuples (BLEU) or substrings (chrF). Here every text becomes an array of symbols 1..A (words or
+characters, numbered densely; 0 pads the end of a text), and :mod:`mtmeta.metrics.ngram_kernel`
+counts the matches of every hypothesis-reference pair of a call at once.
+
+``matches`` returns None when ``order`` symbols do not fit in 63 bits (more than 2**10 distinct
+characters in one call for chrF's 6-grams); the metric then counts with sacrebleu.
+``tests/unit/test_chrf.py``, ``tests/unit/test_bleu.py`` and ``tests/realdata/test_compiled_parity.py``
+compare every count with sacrebleu's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def symbol_bits(alphabet: int, order: int) -> int | None:
+    """Bits per symbol for ``alphabet`` symbols and the pad, or None if ``order`` of them exceed 63 bits."""
+    bits = max(alphabet.bit_length(), 1)
+    return bits if bits * order <= 63 else None
+
+
+def _offsets(lengths: list[int]) -> np.ndarray:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets
+
+
+def _ranks(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each value's rank among the distinct values present (1..A), and A."""
+    present = np.zeros(int(values.max(initial=0)) + 1, dtype=np.int64)
+    present[values] = 1
+    rank = np.cumsum(present)
+    return rank[values], int(rank[-1])
+
+
+def character_symbols(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, int]:
+    """The texts' characters end to end as symbols 1..A (a code point's rank among those present),
+    the offset of each text's start (and the end), and A."""
+    code_points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    values, alphabet = _ranks(code_points)
+    return values, _offsets([len(text) for text in texts]), alphabet
+
+
+class WordIds:
+    """Words numbered 1, 2, ... in order of first sight, kept across calls, so that a text's ids are
+    computed once (a metric object keeps them per text: the systems of a test set share references)."""
+
+    def __init__(self):
+        self.vocabulary: dict[str, int] = {}
+
+    def __call__(self, words: Sequence[str]) -> np.ndarray:
+        vocabulary = self.vocabulary
+        return np.array([vocabulary.setdefault(word, len(vocabulary) + 1) for word in words], dtype=np.int64)
+
+
+def packed(texts: Sequence[np.ndarray], alphabet: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """As ``character_symbols``, for texts already numbered 1..alphabet (e.g. by ``WordIds``)."""
+    values = np.concatenate(texts) if len(texts) else np.zeros(0, dtype=np.int64)
+    return values, _offsets([text.size for text in texts]), alphabet
+
+
+def matches(symbols: tuple[np.ndarray, np.ndarray, int], hyp_text: np.ndarray, ref_text: np.ndarray,
+            order: int) -> np.ndarray | None:
+    """``out[p, n - 1]``: the n-grams (n = 1..order) that text ``hyp_text[p]`` shares with text
+    ``ref_text[p]``, clipped; ``symbols`` from ``character_symbols`` or ``packed``. None if
+    the keys would not fit in 63 bits."""
+    from mtmeta.metrics.ngram_kernel import pair_matches, sorted_keys  # numba: imported when first counted
+
+    values, offsets, alphabet = symbols
+    bits = symbol_bits(alphabet, order)
+    if bits is None:  # numbered over more texts than these (a long-lived vocabulary): renumber
+        values, alphabet = _ranks(values)
+        bits = symbol_bits(alphabet, order)
+    if bits is None:
+        return None
+    keys = sorted_keys(values, offsets, order, bits)
+    return pair_matches(keys, offsets, hyp_text.astype(np.int64), ref_text.astype(np.int64), order, bits)

@@ -1,0 +1,57 @@
+"""The accelerated 13a/zh tokenisers against sacrebleu's own, and the spacing rule over all of Unicode."""
+
+import re
+
+import numpy as np
+import pytest
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+from mtmeta import metrics
+from mtmeta.metrics.tokenize import SPACING_RULE, _RegexpPass, _spacing_table, accelerated, tokenizer
+
+
+def test_the_spacing_rule_is_sacrebleus_and_matches_only_its_ascii_characters():
+    assert Tokenizer13a()._post_tokenizer._re[0][0].pattern == SPACING_RULE
+    rule = re.compile(SPACING_RULE)
+    matched = [c for c in range(0x110000) if rule.fullmatch(chr(c))]
+    assert matched == sorted(_spacing_table())
+    assert len(matched) == 29 and ord(" ") in matched and ord(".") not in matched and ord("-") not in matched
+
+
+# Periods and commas next to digits and to each other (the context rules), dashes after digits,
+# entities and <skipped> (13a's own replacements), non-ASCII letters and Unicode spaces, CJK for zh.
+PIECES = ["a", "B", "7", "42", ".", ",", "..", "-", "--", "'", '"', "(", ")", "[x]", "{", "~", "`", "@", "#",
+          "&quot;", "&amp;", "&lt;", "&gt;", "&", "<skipped>", "\n", "-\n", "ü", "Ω", "\u00a0", "\t", "3.5", "1,000",
+          "e.g.", "x-y", "2-3", "猫", "。", "，", "!?", "$", "%", "^", "_", "|", "\\", "/", ":", ";", "<", "=", ">"]
+
+
+def random_lines(seed, n=3000):
+    rng = np.random.default_rng(seed)
+    return ["".join(rng.choice(PIECES, size=rng.integers(0, 25)) if rng.random() < 0.5
+                    else " ".join(rng.choice(PIECES, size=rng.integers(0, 25)))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("make", [Tokenizer13a, TokenizerZh])
+def test_same_tokens_as_sacrebleu(make):
+    ours, theirs = accelerated(make()), make()
+    assert isinstance(ours._post_tokenizer, _RegexpPass)
+    lines = random_lines(1)
+    assert [ours(line) for line in lines] == [theirs(line) for line in lines]
+    assert ours.signature() == theirs.signature()
+
+
+def test_other_tokenisers_are_left_alone():
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+
+    intl = TokenizerV14International()
+    assert accelerated(intl) is intl and not hasattr(intl, "_post_tokenizer")
+    odd = Tokenizer13a()
+    odd._post_tokenizer._re = [(re.compile(r"([a-z])"), r" \1 ")]  # not the spacing rule: kept as it is
+    assert type(accelerated(odd)._post_tokenizer).__name__ == "TokenizerRegexp"
+
+
+def test_metrics_use_the_accelerated_tokeniser():
+    split = tokenizer("13a")
+    assert split('He said: "3.5, not 4."') == ["He", "said", ":", '"', "3.5", ",", "not", "4", ".", '"']
+    assert isinstance(metrics.get("bleu")._metric.tokenizer._post_tokenizer, _RegexpPass)
