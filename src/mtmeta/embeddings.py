@@ -253,15 +253,17 @@ class Vectors:
 
     def similarities(self, words_a: list[str], words_b: list[str]) -> np.ndarray:
         """Cosine matrix (len(a) x len(b)); rows or columns of unknown words are 0."""
-        def rows(words):
-            out = np.zeros((len(words), self.unit.shape[1]))
-            for k, word in enumerate(words):
-                i = self.index.get(word)
-                if i is not None:
-                    out[k] = self.unit[i]
-            return out
+        return self._rows(words_a) @ self._rows(words_b).T
 
-        return rows(words_a) @ rows(words_b).T
+    def _rows(self, words: list[str]) -> np.ndarray:
+        """The words' unit vectors as rows (zeros for unknown words), a C-ordered float64 array."""
+        index = self.index
+        ids = np.fromiter((index.get(word, -1) for word in words), dtype=np.int64, count=len(words))
+        if not len(self.unit):
+            return np.zeros((len(words), self.unit.shape[1]))
+        out = self.unit[ids]  # a gather: a copy; unknown words (-1) are zeroed next
+        out[ids < 0] = 0.0
+        return out
 
     def neighbours(self, word: str, k: int) -> dict[str, float]:
         """The k nearest other words by cosine (ties by vocabulary order); {} for an unknown word."""

@@ -245,3 +245,31 @@ def test_binary_vectors_read_as_gensim_reads_them(tmp_path):
     c_style.write_bytes(body[:-20])
     with pytest.raises(InputError, match="ends inside the vector"):
         Vectors.load(c_style)
+
+
+def test_compiled_greedy_assignment_equals_the_walk_over_python_floats():
+    from mtmeta.metrics.assign_kernel import greedy_total
+
+    def walk(matrix):  # the definition: rows in order, the largest free credit, the first on ties
+        available, total = [True] * matrix.shape[1], 0.0
+        for row in matrix.tolist():
+            best_j, best = 0, row[0] if available[0] else 0.0
+            for j in range(1, len(row)):
+                value = row[j] if available[j] else 0.0
+                if value > best:
+                    best_j, best = j, value
+            if best > 0:
+                total += best
+                available[best_j] = False
+        return total
+
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(500):
+        shape = tuple(rng.integers(1, 9, size=2))
+        matrix = np.round(rng.uniform(-0.5, 1, size=shape), int(rng.integers(1, 4)))  # ties and negatives
+        matrix[rng.random(shape) < 0.3] = 0.0
+        assert greedy_total(matrix) == walk(matrix)
+        checked += walk(matrix) > 0
+    assert checked > 400
+    assert greedy_total(np.array([[0.5, 0.5], [0.5, 0.2]])) == 0.7  # row 0 takes column 0 (first on ties)

@@ -68,27 +68,16 @@ def _assign(credit: np.ndarray, assignment: str) -> float:
     """Total credit of a one-to-one matching of rows (hypothesis) to columns (reference).
 
     Greedy: each row in order takes its largest credit among the columns still free (the first on
-    ties), if positive. The matrices are small, so the greedy walk runs over Python floats (the same
-    values and sums as over the array)."""
+    ties), if positive (compiled: :func:`mtmeta.metrics.assign_kernel.greedy_total`)."""
     if not credit.size or not credit.any():
         return 0.0
     if assignment == "optimal":
         matrix = np.asarray(credit, dtype=float)  # summed in float64, whatever the vectors' precision
         chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
         return float(matrix[chosen_rows, chosen_cols].sum())
-    rows = credit.tolist()
-    available = [True] * len(rows[0])
-    total = 0.0
-    for row in rows:
-        best_j, best = 0, (row[0] if available[0] else 0.0)
-        for j in range(1, len(row)):
-            value = row[j] if available[j] else 0.0
-            if value > best:
-                best_j, best = j, value
-        if best > 0:
-            total += best
-            available[best_j] = False
-    return total
+    from mtmeta.metrics.assign_kernel import greedy_total  # numba: imported when first needed
+
+    return greedy_total(np.ascontiguousarray(credit, dtype=np.float64))
 
 
 def _assign_sparse(rows: list[dict[int, float]], columns: int, assignment: str) -> float:
@@ -188,9 +177,11 @@ class SoftBLEU(Metric):
             return 0.0
         h = [item[0] for item in hyp_left]
         r = [item[0] for item in ref_left]
-        credit = self.vectors.similarities(h, r)
+        vectors = self.vectors
+        credit = vectors.similarities(h, r)
         if self.method == "generation":
-            allowed = np.array([[word in self.vectors.neighbours(ref_word, self.k) for ref_word in r] for word in h])
+            offered = [vectors.neighbours(ref_word, self.k) for ref_word in r]
+            allowed = np.array([[word in words for words in offered] for word in h])
             credit = np.where(allowed, credit, 0.0)
         return _assign(np.where(credit > self.floor, credit, 0.0), self.assignment)
 
