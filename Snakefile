@@ -1,8 +1,15 @@
 # mtmeta: how well does an MT metric agree with human judgments?
 # Thin entry point: configuration, then one module per stage under workflow/rules/.
+import os
+
 from snakemake.utils import min_version
 
+from mtmeta.reproducibility import blas_settings
+
 min_version("9.0")
+
+# Jobs inherit this: the same BLAS kernels on every x86-64 machine with AVX2 (see mtmeta.reproducibility).
+os.environ.update(blas_settings())
 
 
 configfile: "config/config.yaml"

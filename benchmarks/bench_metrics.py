@@ -11,9 +11,9 @@ core, in one run, and the script prints a Markdown table with wall times and rat
 
 - ``metrics``: every mtmeta metric on WMT12 English->Czech (13 systems x 3003 segments) and WMT13
   Czech->English (12 x 3000): statistics, segment scores and corpus scores of every system;
-- ``sacrebleu``: BLEU, chrF and TER beside sacrebleu called directly, corpus scores (``corpus_score`` per
+- ``sacrebleu``: BLEU, chrF, chrF++ and TER beside sacrebleu called directly, corpus scores (``corpus_score`` per
   system) and corpus plus sentence scores (``sentence_score`` per segment added); mtmeta's corpus-only
-  time also cold (with the first, tiny call that loads numba's cache of TER's and chrF's compiled kernels), and a
+  time also cold (with the first, tiny call that loads numba's cache of the compiled kernels), and a
   sentence on TER's ratio against the target of at most 0.1x sacrebleu;
 - ``jar``: METEOR beside the Meteor 1.5 jar (from the pip package pycocoevalcap; needs ``java``) at the
   jar's full English settings (``-l en -norm``), on the first ``--jar-segments`` segments of one WMT13
@@ -82,7 +82,7 @@ metric = metrics.get_for_dataset({name!r}, lang, {{}})
 if {name!r} == "meteor":  # load lexical resources outside the timed part, as sacrebleu loads nothing
     metric.stats(data[0][1][:1], [data[0][2][:1]])
     metric._aligner_for([[metric._tokenizer(r)] for r in data[0][2]])  # the paraphrase table, filtered
-if {name!r} in ("ter", "chrf", "chrf++"):  # the first call in a process loads numba's cache of the compiled kernel
+if {name!r} in ("ter", "chrf", "chrf++", "bleu"):  # the first call loads numba's kernel cache
     metric.stats(["a b"], [["a c"]])
 start = time.perf_counter()
 for _, hyps, refs in data:
@@ -95,9 +95,10 @@ finish(time.perf_counter() - start, segments=sum(len(h) for _, h, _ in data))
 SACREBLEU = """
 import sacrebleu
 data = systems({path!r})
-corpus_metric = {{"bleu": sacrebleu.BLEU(), "chrf": sacrebleu.CHRF(), "ter": sacrebleu.TER()}}[{name!r}]
+corpus_metric = {{"bleu": sacrebleu.BLEU(), "chrf": sacrebleu.CHRF(), "chrf++": sacrebleu.CHRF(word_order=2),
+                  "ter": sacrebleu.TER()}}[{name!r}]
 sentence_metric = {{"bleu": sacrebleu.BLEU(effective_order=True), "chrf": sacrebleu.CHRF(),
-                    "ter": sacrebleu.TER()}}[{name!r}]
+                    "chrf++": sacrebleu.CHRF(word_order=2), "ter": sacrebleu.TER()}}[{name!r}]
 start = time.perf_counter()
 for _, hyps, refs in data:
     corpus_metric.corpus_score(hyps, [refs])
@@ -113,7 +114,7 @@ from mtmeta import metrics
 data = systems({path!r})
 metric = metrics.get({name!r}, lang={lang!r})
 cold = time.perf_counter()
-metric.stats(["a b"], [["a c"]])  # warm-up: for TER and chrF, numba's cache load of the compiled kernel
+metric.stats(["a b"], [["a c"]])  # warm-up: for TER, chrF and BLEU, numba's cache load of the compiled kernel
 start = time.perf_counter()
 for _, hyps, refs in data:
     metric.corpus_score(metric.stats(hyps, [refs]))
@@ -353,7 +354,7 @@ def section_sacrebleu(args) -> list[str]:
              "Ratio: mtmeta's time over sacrebleu's (below 1: mtmeta is faster). mtmeta computes segment "
              "scores from the statistics it already has; sacrebleu re-tokenises for every sentence_score call. "
              "mtmeta's corpus-only time excludes one tiny warm-up call (`metric.stats([\"a b\"], [[\"a c\"]])`, "
-             "in which TER and chrF load numba's cache of their compiled kernels); the cold column includes it.", ""]
+             "in which TER, chrF and BLEU load numba's cache of their kernels); the cold column includes it.", ""]
     skip = missing(path)
     if skip:
         return lines + [na(skip)]
@@ -361,7 +362,7 @@ def section_sacrebleu(args) -> list[str]:
               "mtmeta corpus + segments | sacrebleu corpus + sentence_score | ratio |",
               "|---|---:|---:|---:|---:|---:|---:|---:|"]
     ter = None
-    for name in ("bleu", "chrf", "ter"):
+    for name in ("bleu", "chrf", "chrf++", "ter"):
         corpus_only = run(OURS_CORPUS_ONLY.format(path=path, name=name, lang="cs"), args.max_segments)
         ours = run(OURS.format(path=path, name=name, lang="cs"), args.max_segments)
         theirs = run(SACREBLEU.format(path=path, name=name), args.max_segments)

@@ -94,7 +94,10 @@ def table(top: int = 15) -> str:
                   f"{run_info['exit_code']}).", ""]
     lines += [f"Job time summed over all jobs: {total:.0f} s in {sum(c['jobs'] for c in costs)} jobs "
               "(with 2 cores, wall time is at least half of that). Seconds are each job's wall time from its "
-              "`benchmark:` file, CPU seconds its processes' CPU time there; memory is the job's peak resident set.",
+              "`benchmark:` file, CPU seconds its processes' CPU time there; memory is the job's peak resident set. "
+              "Snakemake samples CPU time and memory every 0.5 s for a job's first 15 s and every 30 s after that, so "
+              "for a job longer than 15 s the CPU column misses up to its last 30 s: read it as a lower bound, and "
+              "the wall seconds as the cost.",
               "", "| rule | jobs | seconds (sum) | share | CPU s (sum) | largest job s | peak MB |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     for c in costs[:top]:
