@@ -8,6 +8,7 @@ import pandas as pd
 from mtmeta import parmesan_study as ps
 from mtmeta.align import parse_links
 from mtmeta.data.prepare import source_file
+from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
 from mtmeta.logsetup import configure
 from mtmeta.metrics.tokenize import tokenizer
 
@@ -38,7 +39,7 @@ def main(snakemake):
              summary["sentences_changed"], summary["sentences"])
     table.drop(columns=["original_reference"]).to_parquet(snakemake.output.segments, index=False)
     ps.write_references(table, snakemake.output.references)
-    substitutions.to_csv(snakemake.output.substitutions, sep="\t", index=False)
+    substitutions.to_csv(snakemake.output.substitutions, sep="\t", index=False, compression=GZIP_WITHOUT_TIMESTAMP)
     ps.sample(substitutions, snakemake.params.samples, snakemake.params.sample_seed).to_csv(
         snakemake.output.samples, sep="\t", index=False)
     with open(snakemake.output.summary, "w") as handle:

@@ -11,6 +11,7 @@ from mtmeta import metrics
 from mtmeta import parmesan_study as ps
 from mtmeta.analysis import correlation_rows
 from mtmeta.data.prepare import source_file
+from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
 from mtmeta.logsetup import configure
 from mtmeta.metrics.tokenize import tokenizer
 from mtmeta.plots import share_figure
@@ -58,7 +59,8 @@ def main(snakemake):
             log.info("%s top %.0f%% (%d pairs): r = %.4f", ranking, 100 * fraction, len(kept), new["pearson"])
     out = pd.DataFrame(rows)
     out.to_csv(snakemake.output.table, sep="\t", index=False, float_format="%.17g")
-    pd.concat(rankings, ignore_index=True).to_csv(snakemake.output.rankings, sep="\t", index=False)
+    pd.concat(rankings, ignore_index=True).to_csv(snakemake.output.rankings, sep="\t", index=False,
+                                                  compression=GZIP_WITHOUT_TIMESTAMP)
     share_figure(out, baseline, f"{dataset} {lp}, {entry['id']}, {snakemake.params.appendix['setting']} references",
                  [snakemake.output.png, snakemake.output.pdf])
 

@@ -13,6 +13,8 @@ from pathlib import Path
 from mtmeta.errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
+# pandas' ``compression=`` for gzip output without the write time in its header: same table, same bytes.
+GZIP_WITHOUT_TIMESTAMP = {"method": "gzip", "mtime": 0}
 
 
 def read_bytes(path: str | Path) -> bytes:
