@@ -76,6 +76,16 @@ def naive_paraphrase_candidates(table, hyp, ref):
     return out
 
 
+def compiled_candidates(arrays, pairs):
+    """The compiled matcher's candidates of each (hyp, ref) pair, as lists of 4-tuples."""
+    hyp_ids = arrays.ids(w for hyp, _ in pairs for w in hyp)
+    ref_ids = arrays.ids(w for _, ref in pairs for w in ref)
+    hyp_off = np.cumsum([0, *(len(hyp) for hyp, _ in pairs)])
+    ref_off = np.cumsum([0, *(len(ref) for _, ref in pairs)])
+    rows, off = arrays.candidates(hyp_ids, hyp_off, ref_ids, ref_off, [False] * len(pairs))
+    return [[tuple(r) for r in rows[off[k] : off[k + 1]].tolist()] for k in range(len(pairs))]
+
+
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_paraphrase_candidates_equal_direct_lookup(fetch_sources, lang):
     from mtmeta.metrics.meteor.lexicon import ParaphraseTable, reference_phrases
@@ -94,10 +104,34 @@ def test_paraphrase_candidates_equal_direct_lookup(fetch_sources, lang):
     aligner = metric._aligner_for([[ref] for _, ref in pairs])
     module = metric.modules.index("paraphrase")
     keep = reference_phrases(ref for _, ref in pairs)
-    table = ParaphraseTable(metric._paraphrase_entries(keep), keep, normalised=metric._indexed_paraphrases)
+    table = ParaphraseTable(metric._paraphrase_entries(keep), keep)
+    compiled = compiled_candidates(metric._phrases, pairs)
     found = 0
-    for hyp, ref in pairs:
+    for (hyp, ref), fast in zip(pairs, compiled, strict=True):
         cached = [(m.start, m.length, m.hyp_start, m.hyp_length) for m in aligner.matchers[module](hyp, ref, module)]
-        assert cached == naive_paraphrase_candidates(table, hyp, ref)
+        assert cached == fast == naive_paraphrase_candidates(table, hyp, ref)
         found += len(cached)
     assert found > 1000  # the tables do match, in both directions and with phrases
+
+
+def test_whole_english_table_gives_the_candidates_of_the_selected_entries(tmp_path, fetch_sources):
+    """METEOR's default English set-up reads Meteor's whole table from its integer arrays; the
+    candidates equal those of the entries selected for the references, looked up directly."""
+    from mtmeta.metrics.meteor import indexes
+    from mtmeta.metrics.meteor.lexicon import ParaphraseTable, read_meteor_paraphrases, reference_phrases
+    from mtmeta.metrics.meteor.phrases import PhraseArrays
+
+    table = meteor_english_table()
+    indexes.build_paraphrase_index(((a, b) for a, b, _ in read_meteor_paraphrases(table)), tmp_path / "arrays")
+    arrays = PhraseArrays.load(tmp_path / "arrays")
+    assert len(arrays.key_paraphrases) > 5_000_000 and arrays.max_length == 7
+    _, rows = segments(fetch_sources, "meteor-backends-en", ["wmt13_data"], "wmt13", "de-en", 300)
+    tokens = metrics.get("meteor", lang="en", paraphrase=str(table))._tokenizer
+    pairs = [(tokens(h), tokens(r)) for h, r in zip(rows["hypothesis"], rows["reference"], strict=True)]
+    keep = reference_phrases(ref for _, ref in pairs)
+    selected = ParaphraseTable(((a, b) for a, b, _ in read_meteor_paraphrases(table)), keep)
+    found = 0
+    for (hyp, ref), fast in zip(pairs, compiled_candidates(arrays, pairs), strict=True):
+        assert fast == naive_paraphrase_candidates(selected, hyp, ref)
+        found += len(fast)
+    assert found > 1000

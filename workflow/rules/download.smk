@@ -64,7 +64,7 @@ rule index_paraphrase_table:
     input:
         lambda wildcards: source_inputs(wildcards.source),
     output:
-        directory("resources/{source}/paraphrase-index"),
+        directory("resources/{source}/paraphrase-arrays"),
     log:
         "results/logs/index_paraphrase_table/{source}.log",
     benchmark:

@@ -1,4 +1,4 @@
-"""Rule index_paraphrase_table: a Meteor paraphrase table with both sides hashed, for METEOR."""
+"""Rule index_paraphrase_table: a Meteor paraphrase table as the integer arrays of METEOR's compiled matcher."""
 
 from mtmeta.data.prepare import source_file
 from mtmeta.logsetup import configure

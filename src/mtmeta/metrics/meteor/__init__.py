@@ -25,6 +25,7 @@ tokeniser; the difference is in the signature: ``tok:13a|case:lc``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +55,7 @@ from mtmeta.metrics.meteor.lexicon import (
     read_meteor_paraphrases,
     reference_phrases,
 )
+from mtmeta.metrics.meteor.phrases import PhraseArrays
 from mtmeta.metrics.tokenize import tokenizer
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
@@ -216,11 +218,23 @@ class METEOR(Metric):
         """Whether paraphrases come from the cached index of Meteor's table (normalised entries)."""
         return self.paraphrase == "meteor" and self.lowercase
 
+    def _paraphrase_index(self) -> PhraseArrays:
+        """Meteor's own table as integer arrays, converted once per study (rule index_paraphrase_table)."""
+        source = METEOR_TABLES[self.lang]
+        path = _source_path(self.resources, source)
+        self._resource_ids[source] = self._short_sha(source)
+        index = indexes.build_once(self.resources / source / indexes.PARAPHRASE_INDEX,
+                                   lambda out: indexes.build_paraphrase_index(
+                                       ((a, b) for a, b, _ in read_meteor_paraphrases(path)), out))
+        return PhraseArrays.load(index)
+
     def _paraphrase_entries(self, keep: set[str]):
-        """The paraphrase resource's (phrase, paraphrase, part of speech) entries that can match
-        references whose n-grams are ``keep`` (at least: other entries may come too)."""
+        """The paraphrase resource's (phrase, paraphrase) entries that can match references whose
+        n-grams are ``keep`` (at least: other entries may come too)."""
         if self.paraphrase == "mythes":
             entries = self._thesaurus().pairs()
+        elif self._indexed_paraphrases:
+            entries = ((a, b, None) for a, b in self._paraphrase_index().entries())
         else:
             if self.paraphrase == "meteor":
                 source = METEOR_TABLES[self.lang]
@@ -228,13 +242,7 @@ class METEOR(Metric):
                 self._resource_ids[source] = self._short_sha(source)
             else:
                 path = Path(self.paraphrase)
-            if self._indexed_paraphrases:  # the cached index of the table
-                index = indexes.build_once(self.resources / source / indexes.PARAPHRASE_INDEX,
-                                           lambda out: indexes.build_paraphrase_index(
-                                               ((a, b) for a, b, _ in read_meteor_paraphrases(path)), out))
-                entries = ((a, b, None) for a, b in indexes.paraphrases_touching(index, keep))
-            else:
-                entries = read_meteor_paraphrases(path, lowercase=self.lowercase)
+            entries = read_meteor_paraphrases(path, lowercase=self.lowercase)
         lemma = make_stemmer(self.lang, "lemma") if self.paraphrase_filter in ("diff-lemma", "same-lemma") else None
         return filter_paraphrases(entries, self.paraphrase_filter, lemma)
 
@@ -244,20 +252,31 @@ class METEOR(Metric):
         Only the paraphrase module depends on the references: its table keeps the entries with a side
         among their n-grams. A table built for more references gives the same candidates in the same
         order (an entry whose sides are both missing from a reference can never match against it), so
-        an aligner is reused for any subset of the references it was built for.
+        an aligner is reused for any subset of the references it was built for. The compiled backend
+        reads Meteor's own table whole, from its integer arrays, for any references.
         """
         if self._static is None:
             self._static = self._static_modules()
-        wanted = {tuple(words) for segment in references for words in segment} if "paraphrase" in self.modules \
-            else set()
+        whole_table = self._indexed_paraphrases and self.backend == "compiled"
+        wanted = {tuple(words) for segment in references for words in segment} \
+            if "paraphrase" in self.modules and not whole_table else set()
         if self._aligner is not None and wanted <= self._aligner_references:
             return self._aligner
         modules = []
         for module in self.modules:
             if module == "paraphrase":
-                keep = reference_phrases(wanted)
-                table = ParaphraseTable(self._paraphrase_entries(keep), keep, normalised=self._indexed_paraphrases)
-                modules.append((module, paraphrase_matcher(table)))
+                if whole_table:
+                    self._phrases = self._paraphrase_index()
+                    matcher = self._phrases.matcher()
+                else:
+                    keep = reference_phrases(wanted)
+                    table = ParaphraseTable(self._paraphrase_entries(keep), keep)
+                    self._phrases = PhraseArrays.from_entries(
+                        (a, b) for a, paraphrases in table.table.items() for b in paraphrases) \
+                        if self.backend == "compiled" else None
+                    matcher = paraphrase_matcher(table)
+                self._table_word_ids: list[int] = []  # table word id of each vocabulary word, in order
+                modules.append((module, matcher))
             else:
                 modules.append((module, self._static[module]))
         self._aligner, self._aligner_references = Aligner(modules, beam=self.beam), wanted
@@ -347,13 +366,16 @@ class METEOR(Metric):
         ref_off = np.zeros(len(pairs) + 1, dtype=np.int64)
         hyp_off[1:] = np.cumsum([len(hyp) for hyp, _ in pairs])
         ref_off[1:] = np.cumsum([len(ref) for _, ref in pairs])
-        para, para_off = [], [0]
         paraphrase = self.modules.index("paraphrase") if "paraphrase" in self.modules else None
-        for hyp, ref in pairs:
-            if paraphrase is not None and (paraphrase == 0 or hyp != ref):
-                para += [(m.start, m.length, m.hyp_start, m.hyp_length)
-                         for m in aligner.matchers[paraphrase](hyp, ref, paraphrase)]
-            para_off.append(len(para))
+        if paraphrase is not None:  # candidates of the compiled matcher, on the table's word ids
+            table_ids = self._table_word_ids
+            if len(table_ids) < len(self._vocabulary):
+                table_ids.extend(self._phrases.ids(islice(self._vocabulary, len(table_ids), None)).tolist())
+            as_table = np.asarray(table_ids, dtype=np.int64)
+            skip = [paraphrase != 0 and hyp == ref for hyp, ref in pairs]  # identical: the first module only
+            para, para_off = self._phrases.candidates(as_table[hyp_ids], hyp_off, as_table[ref_ids], ref_off, skip)
+        else:
+            para, para_off = np.zeros((0, 4), dtype=np.int64), np.zeros(len(pairs) + 1, dtype=np.int64)
         n_words = len(self._vocabulary)
         stem_of = np.asarray(self._stem_ids if "stem" in self.modules else np.zeros(n_words), dtype=np.int64)
         lists = self._synset_lists if "synonym" in self.modules else [[]] * n_words
@@ -365,7 +387,7 @@ class METEOR(Metric):
             hyp_ids, hyp_off, ref_ids, ref_off,
             as_array([kernel.KINDS[m] for m in self.modules]), np.asarray(aligner.weights, dtype=float), stem_of,
             syn_ptr, syn_ids, np.asarray(self._function_flags, dtype=np.bool_),
-            np.asarray(para, dtype=np.int64).reshape(-1, 4), as_array(para_off), self.beam)
+            para, para_off, self.beam)
 
     def rescore(self, stats: np.ndarray, **overrides) -> np.ndarray:
         """Segment scores with other alpha/beta/gamma/delta/weights (arrays broadcast), no re-alignment."""

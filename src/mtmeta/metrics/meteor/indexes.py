@@ -6,11 +6,11 @@
   exactly the synsets of ``wordnet.synsets(word)``, in a fraction of the time NLTK's reader takes to
   load (a test checks both on a large vocabulary). The file is deterministic; its sha256 goes into
   METEOR's signature.
-- **Meteor paraphrase tables** (folder ``paraphrase-index`` beside the table): the entries, normalised
-  as METEOR reads them (lower-cased, single spaces), with a 64-bit hash of each side, so that a test
-  set selects with one vectorised look-up the entries one of whose sides occurs in its references (the
-  only entries that can ever match them; the strings are then checked), instead of parsing all 5.3
-  million entries of Meteor's English table every time.
+- **Meteor paraphrase tables** (folder ``paraphrase-arrays`` beside the table): the entries,
+  normalised as METEOR reads them (lower-cased, single spaces), as the integer arrays of
+  :class:`mtmeta.metrics.meteor.phrases.PhraseArrays` with hash slot tables, so that a job loads
+  them in a fraction of a second instead of parsing all 5.3 million entries of Meteor's English
+  table (and no entry needs selecting per test set: the compiled matcher looks phrases up directly).
 
 Both are built under a file lock into a temporary file renamed into place, so concurrent jobs build
 an index once and never read a half-written one. The workflow builds them in their own rules.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import fcntl
 import gzip
-import hashlib
 import json
 import os
 import shutil
@@ -31,7 +30,7 @@ from pathlib import Path
 from mtmeta.data.fetch import sha256_file
 
 SYNONYM_INDEX = "synonym-index.json.gz"
-PARAPHRASE_INDEX = "paraphrase-index"
+PARAPHRASE_INDEX = "paraphrase-arrays"
 WORDNET_POS = ("n", "v", "a", "r")  # NLTK's POS_LIST: the parts of speech wordnet.synsets() looks up
 OFFSET_SPAN = 10**9  # WordNet data-file offsets are below this: pos code * span + offset is a synset id
 
@@ -122,61 +121,9 @@ class SynonymIndex:
 
 # -- Meteor paraphrase tables ----------------------------------------------------------------------------
 
-_HASH_BYTES = 8
-
-
-def _phrase_hash(text: str) -> int:
-    """A stable 64-bit hash of a phrase (the index keeps the strings too: hashes only pre-select)."""
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=_HASH_BYTES).digest(), "little")
-
 
 def build_paraphrase_index(entries: Iterable[tuple[str, str]], out: str | Path) -> None:
-    """Write (phrase, paraphrase) entries, normalised to single spaces and in table order, to a folder of
-    arrays: both sides' hashes, and the strings as one UTF-8 blob with offsets."""
-    import numpy as np
+    """Write a table's (phrase, paraphrase) entries as the integer arrays of the compiled matcher."""
+    from mtmeta.metrics.meteor.phrases import PhraseArrays
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    blob = bytearray()
-    offsets = [0]
-    phrase_hashes, paraphrase_hashes = [], []
-    for phrase, paraphrase in entries:
-        phrase, paraphrase = " ".join(phrase.split()), " ".join(paraphrase.split())
-        for text, hashes in ((phrase, phrase_hashes), (paraphrase, paraphrase_hashes)):
-            data = text.encode("utf-8")
-            blob += data
-            offsets.append(len(blob))
-            hashes.append(int.from_bytes(hashlib.blake2b(data, digest_size=_HASH_BYTES).digest(), "little"))
-    np.save(out / "phrase_hash.npy", np.array(phrase_hashes, dtype=np.uint64))
-    np.save(out / "paraphrase_hash.npy", np.array(paraphrase_hashes, dtype=np.uint64))
-    np.save(out / "offsets.npy", np.array(offsets, dtype=np.int64))
-    (out / "strings.bin").write_bytes(bytes(blob))
-
-
-def paraphrases_touching(index: str | Path, keep: set[str]) -> list[tuple[str, str]]:
-    """Entries (in table order) of which one side is in ``keep``."""
-    import numpy as np
-
-    index = Path(index)
-    wanted = np.sort(np.fromiter((_phrase_hash(p) for p in keep), dtype=np.uint64, count=len(keep)))
-
-    def wanted_at(name: str) -> np.ndarray:  # membership by binary search in the sorted wanted hashes
-        hashes = np.load(index / name)
-        found = np.searchsorted(wanted, hashes)
-        return wanted[np.minimum(found, len(wanted) - 1)] == hashes
-
-    if not len(wanted):
-        return []
-    selected = np.flatnonzero(wanted_at("phrase_hash.npy") | wanted_at("paraphrase_hash.npy"))
-    offsets = np.load(index / "offsets.npy", mmap_mode="r")
-    starts = offsets[2 * selected].tolist()
-    middles = offsets[2 * selected + 1].tolist()
-    ends = offsets[2 * selected + 2].tolist()
-    with open(index / "strings.bin", "rb") as handle:
-        blob = handle.read()
-    out = []
-    for start, middle, end in zip(starts, middles, ends, strict=True):
-        phrase, paraphrase = blob[start:middle].decode("utf-8"), blob[middle:end].decode("utf-8")
-        if phrase in keep or paraphrase in keep:  # drop the rare hash collisions
-            out.append((phrase, paraphrase))
-    return out
+    PhraseArrays.from_entries(entries).save(out)
