@@ -273,3 +273,47 @@ def test_compiled_greedy_assignment_equals_the_walk_over_python_floats():
         checked += walk(matrix) > 0
     assert checked > 400
     assert greedy_total(np.array([[0.5, 0.5], [0.5, 0.2]])) == 0.7  # row 0 takes column 0 (first on ties)
+
+
+@pytest.mark.parametrize("params", [
+    {}, {"assignment": "optimal"}, {"method": "generation", "k": 3}, {"method": "generation", "k": 2, "assignment":
+    "optimal"}, {"phrase": True, "k": 3}, {"phrase": True, "k": 4, "floor": 0.3}, {"floor": 0.2},
+], ids=lambda p: "-".join(f"{k}={v}" for k, v in p.items()) or "similarity")
+def test_compiled_backend_gives_the_per_segment_statistics(params):
+    """Random vectors (some words unknown, some pairs of identical vectors: ties) and random sentences
+    with repeated words: the compiled backend's statistics equal the per-segment code's exactly."""
+    rng = np.random.default_rng(7)
+    words = [f"w{k}" for k in range(30)]
+    matrix = rng.normal(size=(30, 6))
+    matrix[20:25] = matrix[:5]  # exact ties between different words
+    vectors = Vectors(words, matrix)
+    pool = [*words, "oov1", "oov2"]
+
+    def sentence():
+        return " ".join(rng.choice(pool[:12] if rng.random() < 0.5 else pool, size=rng.integers(0, 14)))
+
+    hyps = [sentence() for _ in range(300)]
+    refs = [sentence() or "w1" for _ in range(300)]
+    rows = {}
+    for backend in ("compiled", "python"):
+        metric = metrics.get("softbleu", lang="en", vectors=Vectors(words, matrix), backend=backend, **params)
+        rows[backend] = np.vstack([metric.stats(hyps[:150], [refs[:150]]), metric.stats(hyps[150:], [refs[150:]])])
+    np.testing.assert_array_equal(rows["compiled"], rows["python"])
+    soft = rows["compiled"][:, 6:10]
+    assert (soft[:, 0] > 0).sum() > 100 and (not params.get("phrase") or (soft[:, 1:] > 0).sum() > 50)
+    assert vectors.unit.shape == (30, 6)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "python"])
+def test_phrase_ties_go_to_the_first_reference_ngram(backend):
+    """'x c' is one word off both 'u c' and 'v c', at the same cosine (u and v mirror each other about
+    x); it takes the first, 'u c'. 'y c' is then left with 'v c', and y is not among v's 2 nearest
+    neighbours (z and x are): so the bigram credit is cos 30 degrees, not cos 30 + cos 15."""
+    angle = {"x": 0, "u": 30, "y": 45, "v": -30, "z": -50, "c": 90}
+    words = list(angle)
+    vectors = Vectors(words, np.array([[math.cos(math.radians(a)), math.sin(math.radians(a))] for a in angle.values()]))
+    assert list(vectors.neighbours("v", 2)) == ["z", "x"] and list(vectors.neighbours("u", 2)) == ["y", "x"]
+    metric = metrics.get("softbleu", lang="en", vectors=vectors, phrase=True, k=2, backend=backend)
+    row = dict(zip(metric.stat_names, metric.stats(["x c y c"], [["u c v c"]])[0], strict=True))
+    assert row["soft_2"] == pytest.approx(math.cos(math.radians(30)), abs=1e-12)
+    assert row["soft_1"] == pytest.approx(math.cos(math.radians(30)) + math.cos(math.radians(75)), abs=1e-12)

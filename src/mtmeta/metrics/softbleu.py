@@ -24,12 +24,18 @@ Soft credit, after all exact clipped matches (order n = 1, and n > 1 with ``phra
 
 The vectors come from the workflow's ``train_embeddings`` (``results/embeddings/<model>/<lang>/``)
 or any word2vec file (``vectors=PATH``); their sha256 enters the signature.
+
+``backend=compiled`` (the default) computes the unmatched n-grams, the assignments and the phrase
+credit of all segments at once (:mod:`mtmeta.metrics.soft_kernel`); each segment's cosine matrix is
+still its own matrix product, so the statistics are those of ``backend=python``, the per-segment
+code below (tests compare both).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +51,7 @@ from mtmeta.metrics.bleu import BLEU
 METHODS = ("similarity", "generation")
 NEIGHBOURS_FILE = "neighbours.cache.json.gz"  # beside the vectors
 ASSIGNMENTS = ("greedy", "optimal")
+BACKENDS = ("compiled", "python")  # python: the per-segment code below, the reference; the same statistics
 
 
 def _unmatched(hyp: list[tuple], ref: list[tuple]) -> tuple[list[tuple], list[tuple]]:
@@ -111,11 +118,13 @@ class SoftBLEU(Metric):
                  vectors: str | Vectors | None = None, binary: bool = True,
                  embeddings_root: str = "results/embeddings", tokenize: str | None = None, tokenized: bool = False,
                  lowercase: bool = False, smooth_method: str = "exp", smooth_value: float | None = None,
-                 max_ngram_order: int = 4):
+                 max_ngram_order: int = 4, backend: str = "compiled"):
         if method not in METHODS:
             raise ConfigError(f"softbleu: unknown method {method!r}; known: {', '.join(METHODS)}")
         if assignment not in ASSIGNMENTS:
             raise ConfigError(f"softbleu: unknown assignment {assignment!r}; known: {', '.join(ASSIGNMENTS)}")
+        if backend not in BACKENDS:
+            raise ConfigError(f"softbleu: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
         if floor < 0:
             raise ConfigError(f"softbleu: floor must be >= 0 (negative similarities never subtract), got {floor}")
         if (method == "generation" or phrase) and k < 1:
@@ -134,6 +143,7 @@ class SoftBLEU(Metric):
             self._vectors = vectors
             self.vectors_path = None
         self.binary = binary
+        self.backend = backend
 
     @staticmethod
     def vectors_file(root: str, embeddings: str, lang: str | None) -> Path:
@@ -224,6 +234,8 @@ class SoftBLEU(Metric):
         prefetch = getattr(self.vectors, "prefetch_neighbours", None)  # any object with neighbours() will do
         if prefetch and (self.method == "generation" or self.phrase):  # every reference word's, in blocks
             prefetch((w for ref in references[0] if ref is not None for w in preprocess(ref).split()), self.k)
+        if self._compiled_credit(hypotheses, references, out):
+            return out
         for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
             hyp_words = preprocess(hyp).split()
             ref_words = preprocess(ref).split() if ref is not None else []
@@ -232,6 +244,85 @@ class SoftBLEU(Metric):
                 for order in range(2, n + 1):
                     out[row, 2 + n + order - 1] = self._phrase_credit(hyp_words, ref_words, order)
         return out
+
+    def _compiled_credit(self, hypotheses, references, out: np.ndarray) -> bool:
+        """Soft credit of every segment into ``out`` through :mod:`mtmeta.metrics.soft_kernel`: the
+        same numbers as the per-segment code (each segment's cosine matrix is still one matrix product
+        of the same shape, so the floats are the same). False where it does not apply (the python
+        backend, vectors without a matrix, the phrase method with the optimal assignment)."""
+        vectors = self.vectors
+        if (self.backend != "compiled" or not hasattr(vectors, "unit") or not hasattr(vectors, "index")
+                or (self.phrase and self.assignment != "greedy")):
+            return False
+        from mtmeta.metrics import ngrams, soft_kernel
+
+        bleu, n = self._bleu, self.order
+        texts, hyp_text, ref_text, _ = bleu._text_pairs(hypotheses, references)
+        vocabulary = bleu._word_ids.vocabulary  # word -> id 1, 2, ...
+        values, offsets, _ = ngrams.packed([bleu._words(text) for text in texts], len(vocabulary))
+        neighbours = self._neighbour_ids(vectors, vocabulary, values, offsets, ref_text)
+        hyp_starts, hyp_off, ref_starts, ref_off = soft_kernel.unmatched(values, offsets, hyp_text, ref_text, 1)
+        hyp_words, ref_words = values[hyp_starts], values[ref_starts]
+        rows_of = self._embedding_rows(vectors, vocabulary)
+        unit = self._padded_unit(vectors)  # a zero row last: the vector of every unknown word
+        hyp_rows, ref_rows = rows_of[hyp_words], rows_of[ref_words]
+        n_rows, n_cols = np.diff(hyp_off), np.diff(ref_off)
+        both = (n_rows > 0) & (n_cols > 0)
+        pieces = []
+        for p in np.flatnonzero(both).tolist():
+            credit = unit[hyp_rows[hyp_off[p] : hyp_off[p + 1]]] @ unit[ref_rows[ref_off[p] : ref_off[p + 1]]].T
+            if self.assignment == "optimal":
+                if self.method == "generation":
+                    allowed = (neighbours[0][ref_words[ref_off[p] : ref_off[p + 1]]][None, :, :]
+                               == hyp_words[hyp_off[p] : hyp_off[p + 1]][:, None, None]).any(axis=2)
+                    credit = np.where(allowed, credit, 0.0)
+                out[p, 2 + n] = _assign(np.where(credit > self.floor, credit, 0.0), "optimal")
+            else:
+                pieces.append(credit.ravel())
+        if self.assignment == "greedy":
+            credit_off = np.zeros(len(n_rows) + 1, dtype=np.int64)
+            credit_off[1:] = np.cumsum(np.where(both, n_rows * n_cols, 0))
+            flat = np.concatenate(pieces) if pieces else np.zeros(0)
+            out[:, 2 + n] = soft_kernel.greedy_many(flat, credit_off, np.where(both, n_rows, 0), n_cols, self.floor,
+                                                    self.method == "generation", hyp_words, hyp_off, ref_words,
+                                                    ref_off, neighbours[0])
+        if self.phrase:
+            for order in range(2, n + 1):
+                starts = soft_kernel.unmatched(values, offsets, hyp_text, ref_text, order)
+                out[:, 2 + n + order - 1] = soft_kernel.phrase_credit(values, *starts, order, self.floor, *neighbours)
+        return True
+
+    def _embedding_rows(self, vectors, vocabulary: dict[str, int]) -> np.ndarray:
+        """Row of each word id's vector in :meth:`_padded_unit` (the zero row for unknown words and id 0)."""
+        if getattr(self, "_rows_for", None) is not vectors:
+            self._rows_for, self._rows_of = vectors, [len(vectors.unit)]
+        rows = self._rows_of
+        if len(rows) <= len(vocabulary):
+            unknown, index = len(vectors.unit), vectors.index
+            rows.extend(index.get(word, unknown) for word in islice(vocabulary, len(rows) - 1, None))
+        return np.asarray(rows, dtype=np.int64)
+
+    def _padded_unit(self, vectors) -> np.ndarray:
+        if getattr(self, "_unit_for", None) is not vectors:
+            self._unit_for = vectors
+            self._unit = np.vstack([vectors.unit, np.zeros((1, vectors.unit.shape[1]), dtype=vectors.unit.dtype)])
+        return self._unit
+
+    def _neighbour_ids(self, vectors, vocabulary: dict[str, int], values, offsets, ref_text):
+        """(ids, cosines): row w holds the word ids (-1: none, or a word of no text here) and cosines
+        of the k nearest neighbours of reference word w, for the generation and phrase methods."""
+        k = self.k if (self.method == "generation" or self.phrase) else 1
+        ids = np.full((len(vocabulary) + 1, k), -1, dtype=np.int64)
+        cosines = np.zeros((len(vocabulary) + 1, k))
+        if self.method == "generation" or self.phrase:
+            words = list(vocabulary)
+            in_references = np.unique(np.concatenate(
+                [values[offsets[t] : offsets[t + 1]] for t in np.unique(ref_text)] or [np.zeros(0, np.int64)]))
+            for w in in_references.tolist():
+                for x, (neighbour, cosine) in enumerate(vectors.neighbours(words[w - 1], self.k).items()):
+                    ids[w, x] = vocabulary.get(neighbour, -1)
+                    cosines[w, x] = cosine
+        return ids, cosines
 
     # -- scores -------------------------------------------------------------------------------
 
