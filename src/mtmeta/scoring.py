@@ -16,6 +16,18 @@ from mtmeta.metrics.base import Metric
 log = logging.getLogger(__name__)
 
 
+def preload_tokens(path) -> int:
+    """Tokenisations of a test set's texts from rule tokenize_segments, for every metric of this
+    process to reuse (:func:`mtmeta.metrics.tokenize.preload`); the number of lines."""
+    from mtmeta.metrics.tokenize import preload
+
+    table = pd.read_parquet(path)
+    count = sum(preload(name, group["line"].tolist(), group["tokens"].tolist())
+                for name, group in table.groupby("tokenizer", sort=True))
+    log.info("%d tokenised lines preloaded from %s", count, path)
+    return count
+
+
 def score_segments(segments: pd.DataFrame, metric: Metric,
                    own_references: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Return ``(segment_table, system_table)`` for every system in ``segments``.

@@ -55,3 +55,36 @@ def test_metrics_use_the_accelerated_tokeniser():
     split = tokenizer("13a")
     assert split('He said: "3.5, not 4."') == ["He", "said", ":", '"', "3.5", ",", "not", "4", ".", '"']
     assert isinstance(metrics.get("bleu")._metric.tokenizer._post_tokenizer, _RegexpPass)
+
+
+@pytest.fixture
+def clean_preloads():
+    from mtmeta.metrics import tokenize
+
+    before = {name: dict(known) for name, known in tokenize._KNOWN.items()}
+    yield tokenize
+    for name, known in tokenize._KNOWN.items():
+        known.clear()
+        known.update(before.get(name, {}))
+
+
+def test_preloaded_tokenisations_are_the_tokenisers_own_and_shared_by_every_metric(clean_preloads):
+    tokenize = clean_preloads
+    texts = [line + "  " for line in random_lines(5, 300)] + ["Mixed CASE, text.", "Mixed CASE, text."]
+    (lines, tokenised), = tokenize.tokenisations(texts).values()
+    sacrebleu_13a = Tokenizer13a()
+    assert len(lines) == len(set(lines)) and "mixed case, text." in lines and "Mixed CASE, text." in lines
+    assert tokenised == [sacrebleu_13a(line) for line in lines]
+    bleu = metrics.get("bleu", lang="en")
+    meteor_tokens = tokenizer("13a", True)
+    before = bleu.stats(texts, [texts[::-1]]), [meteor_tokens(t) for t in texts]
+    # A preloaded line is taken as given (here a marked one, to see that both tokenisers read it) ...
+    assert tokenize.preload("13a", ["Mixed CASE, text."], ["MARK"]) == 1
+    assert metrics.get("bleu", lang="en").preprocess("Mixed CASE, text.  ") == "MARK"
+    assert tokenizer("13a")("Mixed CASE, text.") == ["MARK"]
+    # ... so with the tokenisations of rule tokenize_segments nothing changes.
+    tokenize.preload("13a", lines, tokenised)
+    assert (metrics.get("bleu", lang="en").stats(texts, [texts[::-1]]) == before[0]).all()
+    assert [meteor_tokens(t) for t in texts] == before[1]
+    with pytest.raises(ValueError, match="2 lines but 1"):
+        tokenize.preload("13a", ["a", "b"], ["a"])

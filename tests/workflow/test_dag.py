@@ -30,7 +30,7 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 15 metrics each
     # (11 of the library, 4 of seed 000's softened BLEU); plus seed 001's three module variants on
     # the evaluator set and seed 002's six Meteor paraphrase settings on WMT12 and WMT13-dev en-cs.
-    assert counts["prepare_dataset"] == 20
+    assert counts["prepare_dataset"] == counts["tokenize_segments"] == 20
     assert counts["score_segments"] == 20 * 15 + 3 + 2 * 6
     # One job per dataset x lp with system-level judgments (the evaluator set has none), all metrics at once.
     assert counts["correlate_system_level"] == 19

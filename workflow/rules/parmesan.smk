@@ -27,6 +27,7 @@ def parmesan_lexicon(wildcards):
 def paraphrase_inputs(wildcards):
     inputs = {
         "segments": f"results/datasets/{wildcards.dataset}/{wildcards.lp}/segments.parquet",
+        "tokens": f"results/datasets/{wildcards.dataset}/{wildcards.lp}/tokens.parquet",
         "lexicon": source_inputs(parmesan_lexicon(wildcards)["source"]),
     }
     if PARMESAN["settings"][wildcards.setting]["selection"] == "alignment":
@@ -105,6 +106,7 @@ rule paraphrase_references:
 rule score_paraphrased:
     input:
         segments="results/parmesan/{dataset}/{lp}/{setting}/segments.parquet",
+        tokens=rules.tokenize_segments.output.tokens,
         code=metric_code,
         resources=metric_resources,
     output:
@@ -146,6 +148,7 @@ def appendix_inputs(wildcards):
     lang = lp.split("-")[1]
     return {
         "segments": f"results/datasets/{dataset}/{lp}/segments.parquet",
+        "tokens": f"results/datasets/{dataset}/{lp}/tokens.parquet",
         "lexicon": source_inputs(PARMESAN["lexicons"][lang]["source"]),
         "corpus": f"results/embeddings/{next(iter(EMBEDDINGS))}/{lang}/corpus.txt",
         "human_scores": f"results/datasets/{dataset}/{lp}/human_scores.tsv",

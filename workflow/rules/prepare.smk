@@ -43,3 +43,25 @@ rule collect_exclusions:
         "results/benchmarks/collect_exclusions.tsv"
     script:
         "../scripts/collect_exclusions.py"
+
+
+rule tokenize_segments:
+    # Every word-level metric of a test set tokenises the same texts: once here, read by each scoring job.
+    priority: 20
+    input:
+        segments=rules.prepare_dataset.output.segments,
+    output:
+        tokens="results/datasets/{dataset}/{lp}/tokens.parquet",
+    params:
+        tokenizers=["13a"],
+    log:
+        "results/logs/tokenize_segments/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/tokenize_segments/{dataset}/{lp}.tsv"
+    message:
+        "Tokenising {wildcards.dataset} {wildcards.lp}"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/tokenize_segments.py"

@@ -4,6 +4,7 @@
 rule score_segments:
     input:
         segments="results/datasets/{dataset}/{lp}/segments.parquet",
+        tokens=rules.tokenize_segments.output.tokens,
         code=metric_code,
         resources=metric_resources,
     output:

@@ -11,11 +11,13 @@ from mtmeta.data.prepare import source_file
 from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
 from mtmeta.logsetup import configure
 from mtmeta.metrics.tokenize import tokenizer
+from mtmeta.scoring import preload_tokens
 
 
 def main(snakemake):
     configure(snakemake.log[0])
     log = logging.getLogger("mtmeta")
+    preload_tokens(snakemake.input.tokens)
     setting, spec = snakemake.params.setting, snakemake.params.lexicon
     lang = snakemake.wildcards.lp.split("-")[1]
     path, manifest = source_file("resources", spec["source"])

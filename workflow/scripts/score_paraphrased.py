@@ -4,11 +4,12 @@ import pandas as pd
 
 from mtmeta import metrics
 from mtmeta.logsetup import configure
-from mtmeta.scoring import score_segments
+from mtmeta.scoring import preload_tokens, score_segments
 
 
 def main(snakemake):
     configure(snakemake.log[0])
+    preload_tokens(snakemake.input.tokens)  # the outputs' (the references are new)
     spec = snakemake.params.metric
     trg = snakemake.wildcards.lp.split("-")[1]
     metric = metrics.get_for_dataset(spec["name"], trg, spec["params"])

@@ -15,12 +15,13 @@ from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
 from mtmeta.logsetup import configure
 from mtmeta.metrics.tokenize import tokenizer
 from mtmeta.plots import share_figure
-from mtmeta.scoring import score_segments
+from mtmeta.scoring import preload_tokens, score_segments
 
 
 def main(snakemake):
     configure(snakemake.log[0])
     log = logging.getLogger("mtmeta")
+    preload_tokens(snakemake.input.tokens)
     appendix, setting, spec = snakemake.params.appendix, snakemake.params.setting, snakemake.params.lexicon
     dataset, lp = appendix["target"].split("/")
     lang = lp.split("-")[1]

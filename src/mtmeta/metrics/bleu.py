@@ -23,7 +23,7 @@ from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
-from mtmeta.metrics.tokenize import accelerated
+from mtmeta.metrics.tokenize import shared
 
 BACKENDS = ("compiled", "sacrebleu")
 
@@ -66,8 +66,8 @@ class BLEU(SacrebleuMetric):
             sacrebleu.BLEU(effective_order=effective_order, **common),
             sacrebleu.BLEU(effective_order=True, **common),
         )
-        if backend == "compiled":  # the same tokens, faster (see mtmeta.metrics.tokenize)
-            accelerated(self._metric.tokenizer)
+        if backend == "compiled":  # the same tokens, faster, shared (see mtmeta.metrics.tokenize)
+            self._metric.tokenizer = shared(self._metric.tokenizer.signature(), self._metric.tokenizer)
         self._word_ids = ngrams.WordIds()
         self._words = Memo(lambda text: self._word_ids(text.split()))  # per preprocessed text, sacrebleu's split
 

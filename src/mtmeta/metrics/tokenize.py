@@ -15,7 +15,7 @@ output with sacrebleu's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from sacrebleu.metrics.bleu import _TOKENIZERS, _get_tokenizer
@@ -26,12 +26,60 @@ from mtmeta.errors import ConfigError
 TOKENIZERS = tuple(_TOKENIZERS)
 
 
+# Tokenisations computed earlier (rule tokenize_segments), by tokeniser name: {line: tokenised line}.
+# Every tokeniser object of a name looks a line up here first: each job of a test set then reuses
+# one tokenisation of its texts instead of tokenising them again per metric.
+_KNOWN: dict[str, dict[str, str]] = {}
+
+
+class Shared:
+    """A sacrebleu tokeniser object (called on a line, giving the tokenised line) that first looks
+    the line up among the tokenisations :func:`preload` gave for its name."""
+
+    def __init__(self, name: str, tokenizer):
+        self.name, self._tokenizer = name, tokenizer
+        self._known = _KNOWN.setdefault(name, {})
+
+    def __call__(self, line: str) -> str:
+        found = self._known.get(line)
+        return self._tokenizer(line) if found is None else found
+
+    def __getattr__(self, attribute):  # signature() and the rest: the tokeniser's own
+        return getattr(self._tokenizer, attribute)
+
+
+def shared(name: str, tokenizer) -> Shared:
+    """``tokenizer`` (a sacrebleu tokeniser object of that name), accelerated and sharing preloaded lines."""
+    return Shared(name, accelerated(tokenizer))
+
+
+def tokenisations(texts, names: Sequence[str] = ("13a",)) -> dict[str, tuple[list[str], list[str]]]:
+    """For each tokeniser name: the lines its users pass for these texts (each text right-stripped,
+    as is and lower-cased) and their tokenisations, for :func:`preload`."""
+    distinct = dict.fromkeys(texts)
+    lines = list(dict.fromkeys(line for text in distinct for line in (text.rstrip(), text.lower().rstrip())))
+    out = {}
+    for name in names:
+        split = accelerated(_get_tokenizer(name)())
+        out[name] = (lines, [split(line) for line in lines])
+    return out
+
+
+def preload(name: str, lines: Sequence[str], tokenised: Sequence[str]) -> int:
+    """Make ``tokenised[k]`` the tokenisation of ``lines[k]`` for every tokeniser of this name; the
+    number of lines. The values must be the tokeniser's own (:func:`tokenisations`): they are used as is."""
+    if len(lines) != len(tokenised):
+        raise ValueError(f"{len(lines)} lines but {len(tokenised)} tokenisations")
+    _KNOWN.setdefault(name, {}).update(zip(lines, tokenised, strict=True))
+    return len(lines)
+
+
 @cache
 def tokenizer(name: str = "13a", lowercase: bool = False) -> Callable[[str], list[str]]:
     """A function from a segment to its list of tokens."""
     if name not in _TOKENIZERS:
         raise ConfigError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZERS)}")
-    split = accelerated(_get_tokenizer(name)())
+    split = shared(name, _get_tokenizer(name)())
 
     if lowercase:
         return lambda text: split(text.lower().rstrip()).split()
