@@ -44,3 +44,25 @@ def test_brevity_penalty_is_one_half_at_two_thirds():
 
 def test_lowercasing_changes_the_score():
     assert metrics.get("nist", lowercase=True).signature().startswith("NIST|nrefs:?|case:lc")
+
+
+@pytest.mark.parametrize("references", [1, 3])
+def test_compiled_backend_gives_the_per_segment_statistics(references):
+    """Random text over a small vocabulary (repeated n-grams, short and empty segments, missing
+    references): the compiled statistics equal the per-segment loop's exactly."""
+    import numpy as np
+
+    rng = np.random.default_rng(references)
+    words = ["a", "b", "c", "d", "e", "f", ".", ","]
+
+    def text():
+        return " ".join(rng.choice(words, size=rng.integers(0, 16)))
+
+    hyps = [text() for _ in range(400)]
+    refs = [[text() for _ in range(400)] for _ in range(references)]
+    if references > 1:
+        refs[1][5] = None
+    stats = {backend: metrics.get("nist", lang="en", backend=backend).stats(hyps, refs) for backend in ("compiled",
+                                                                                                        "python")}
+    np.testing.assert_array_equal(stats["compiled"], stats["python"])
+    assert (stats["compiled"][:, 7] > 0).sum() > 10  # trigram matches (repeats clipped)

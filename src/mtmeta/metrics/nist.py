@@ -31,10 +31,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from mtmeta import __version__
+from mtmeta.errors import ConfigError
+from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.tokenize import tokenizer
 
 BETA = math.log(0.5) / math.log(1.5) ** 2
+BACKENDS = ("compiled", "python")
 
 
 def _ngrams(words: list[str], n: int) -> Counter:
@@ -45,7 +48,10 @@ class NIST(Metric):
     name = "nist"
 
     def __init__(self, lang: str | None = None, max_ngram_order: int = 5, tokenize: str = "13a",
-                 lowercase: bool = False):
+                 lowercase: bool = False, backend: str = "compiled"):
+        if backend not in BACKENDS:
+            raise ConfigError(f"nist: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+        self.backend = backend  # python: the loop in stats(), the reference; the same statistics
         self.lang = lang
         self.order = max_ngram_order
         self.tokenize = tokenize
@@ -90,11 +96,14 @@ class NIST(Metric):
             ref_info.append((max_counts, sum(len(words) for words in refs) / len(references)))
         self.num_refs = len(references)
         self._fitted = (key, info, ref_info)
+        self._reference_words = per_segment
         return info, ref_info
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         check_references(hypotheses, references)
         info, ref_info = self._fit(references)
+        if self.backend == "compiled":
+            return self._compiled_stats(hypotheses, info, ref_info)
         out = np.zeros((len(hypotheses), 2 * self.order + 2))
         for row, (hyp, (max_counts, ref_len)) in enumerate(zip(hypotheses, ref_info, strict=True)):
             words = self._tokenizer(hyp)
@@ -107,6 +116,38 @@ class NIST(Metric):
             out[row, -2] = len(words)
             out[row, -1] = ref_len
         return out
+
+    def _compiled_stats(self, hypotheses: Sequence[str], info: dict, ref_info: list) -> np.ndarray:
+        """:meth:`stats` through :mod:`mtmeta.metrics.nist_kernel`: the references' words, each with
+        the information weight of the n-grams starting there, then every hypothesis."""
+        from mtmeta.metrics.nist_kernel import corpus_stats
+
+        if getattr(self, "_reference_part", None) is None or self._reference_part[0] is not self._fitted:
+            word_ids = ngrams.WordIds()  # numbers kept with the fit: every system reuses the references'
+            texts, weights, ref_ptr = [], [], [0]
+            for refs in self._reference_words:
+                for words in refs:
+                    texts.append(word_ids(words))
+                    at = np.zeros((len(words), self.order))
+                    for n in range(1, min(self.order, len(words)) + 1):
+                        at[: len(words) - n + 1, n - 1] = [info[tuple(words[i : i + n])]
+                                                           for i in range(len(words) - n + 1)]
+                    weights.append(at)
+                ref_ptr.append(len(texts))
+            self._reference_part = (self._fitted, word_ids, texts, np.vstack(weights) if weights else
+                                    np.zeros((0, self.order)), np.asarray(ref_ptr, dtype=np.int64))
+        _, word_ids, ref_texts, ref_weights, ref_ptr = self._reference_part
+        texts = list(ref_texts)
+        n_refs = len(texts)
+        hyp_words = [self._tokenizer(hyp) for hyp in hypotheses]
+        texts += [word_ids(words) for words in hyp_words]
+        values, offsets, _ = ngrams.packed(texts, len(word_ids.vocabulary))
+        weights = np.vstack([ref_weights, np.zeros((len(values) - int(offsets[n_refs]), self.order))])
+        counts, gains = corpus_stats(values, offsets, weights, np.arange(n_refs, len(texts)), ref_ptr,
+                                     np.arange(n_refs), self.order)
+        lengths = np.array([len(words) for words in hyp_words], dtype=float)
+        return np.column_stack([counts, gains, lengths, [ref_len for _, ref_len in ref_info]]).reshape(
+            len(hypotheses), 2 * self.order + 2)
 
     def _score(self, stats: np.ndarray) -> np.ndarray:
         """NIST of each row of (possibly summed) statistics."""
