@@ -118,14 +118,6 @@ class Paraphrased:
         return sum(1 for s in self.substitutions if s.kind == "phrase")
 
 
-def _ngram_index(lemmas: list[str], max_n: int) -> dict[tuple[str, ...], list[int]]:
-    index: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for n in range(1, max_n + 1):
-        for i in range(len(lemmas) - n + 1):
-            index[tuple(lemmas[i : i + n])].append(i)
-    return index
-
-
 def _consistent(ref_span: tuple[int, int], hyp_span: tuple[int, int], links: set[tuple[int, int]]) -> bool:
     """Och's phrase-extraction criterion for a (reference span, hypothesis span) pair."""
     (r0, r1), (h0, h1) = ref_span, hyp_span
@@ -191,28 +183,54 @@ class Paraphraser:
     def _phrases(self, s: _State) -> None:
         if not self.lexicon.phrases:
             return
-        longest = self.lexicon.max_phrase
-        hyp_index = _ngram_index(s.hyp_lemmas, longest)
-        ref_index = _ngram_index(s.ref_lemmas, longest)
-        candidates = []
-        for a in range(1, longest + 1):
-            for i in range(len(s.ref_lemmas) - a + 1):
-                ref_seq = tuple(s.ref_lemmas[i : i + a])
-                targets = self.lexicon.phrases.get(ref_seq)
-                if not targets or ref_seq in hyp_index:
-                    continue
-                for hyp_seq in targets:
-                    if hyp_seq in ref_index:
-                        continue
-                    for j in hyp_index.get(hyp_seq, ()):
-                        candidates.append((a, len(hyp_seq), i, j))
-        # Longest reference sequence first; then longer hypothesis sequence, then leftmost.
-        for a, b, i, j in sorted(candidates, key=lambda c: (-c[0], -c[1], c[2], c[3])):
+        for a, b, i, j in self.phrase_candidates(s.ref_lemmas, s.hyp_lemmas):
             if any(s.changed[i : i + a]) or any(k in s.used for k in range(j, j + b)):
                 continue
             if s.links is not None and not _consistent((i, i + a), (j, j + b), s.links):
                 continue
             s.replace((i, i + a), (j, j + b), "phrase")
+
+    def phrase_candidates(self, ref_lemmas: list[str], hyp_lemmas: list[str]) -> list[tuple[int, int, int, int]]:
+        """(reference length, hypothesis length, reference start, hypothesis start) of each phrase
+        substitution the lexicon offers: a reference lemma sequence with paraphrases that the
+        hypothesis lacks, and each of those paraphrases that the reference lacks, at each place the
+        hypothesis has it. Longest reference sequence first; then longer hypothesis sequence, then leftmost."""
+        entries = self._reference_entries(tuple(ref_lemmas))
+        if not entries:
+            return []
+        starts: dict[str, list[int]] = defaultdict(list)
+        for j, lemma in enumerate(hyp_lemmas):
+            starts[lemma].append(j)
+
+        def places(seq: tuple[str, ...]) -> list[int]:
+            return [j for j in starts.get(seq[0], ()) if tuple(hyp_lemmas[j : j + len(seq)]) == seq]
+
+        candidates = []
+        for a, i, ref_seq, targets in entries:
+            if places(ref_seq):
+                continue
+            for hyp_seq in targets:
+                candidates += [(a, len(hyp_seq), i, j) for j in places(hyp_seq)]
+        return sorted(candidates, key=lambda c: (-c[0], -c[1], c[2], c[3]))
+
+    def _reference_entries(self, ref: tuple[str, ...]) -> list[tuple]:
+        """(length, start, sequence, paraphrases absent from the reference) of every reference lemma
+        sequence the lexicon has (kept per reference: every system shares it)."""
+        cache = self.__dict__.setdefault("_entries", {})
+        found = cache.get(ref)
+        if found is None:
+            longest = self.lexicon.max_phrase
+            present = {ref[k : k + n] for n in range(1, longest + 1) for k in range(len(ref) - n + 1)}
+            found = []
+            for a in range(1, longest + 1):
+                for i in range(len(ref) - a + 1):
+                    targets = self.lexicon.phrases.get(ref[i : i + a])
+                    if targets:
+                        kept = [t for t in targets if t not in present]
+                        if kept:
+                            found.append((a, i, ref[i : i + a], kept))
+            cache[ref] = found
+        return found
 
 
 class _State:

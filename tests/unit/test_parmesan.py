@@ -110,3 +110,45 @@ def test_ppmi_cosine_by_hand():
     assert cos[1] == pytest.approx(1.0) and cos[2] == 0.0
     # A word that shares no positive context with x.
     assert ppmi_cosine(sentences + [["e", "z", "f"]], [("x", "z")], window=1)[0] == 0.0
+
+
+def phrase_candidates_by_definition(lexicon, ref, hyp):
+    """The phrase step's candidates as the seed describes them, by full n-gram indexes of both sides:
+    a reference sequence with paraphrases that the hypothesis lacks, and each paraphrase that the
+    reference lacks at each hypothesis position where it occurs; longest first, then leftmost."""
+    def index(lemmas):
+        found = {}
+        for n in range(1, lexicon.max_phrase + 1):
+            for i in range(len(lemmas) - n + 1):
+                found.setdefault(tuple(lemmas[i : i + n]), []).append(i)
+        return found
+
+    hyp_index, ref_index = index(hyp), index(ref)
+    out = []
+    for a in range(1, lexicon.max_phrase + 1):
+        for i in range(len(ref) - a + 1):
+            targets = lexicon.phrases.get(tuple(ref[i : i + a]))
+            if targets and tuple(ref[i : i + a]) not in hyp_index:
+                out += [(a, len(t), i, j) for t in targets if t not in ref_index for j in hyp_index.get(t, ())]
+    return sorted(out, key=lambda c: (-c[0], -c[1], c[2], c[3]))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_phrase_step_candidates_equal_the_definition_on_random_text(seed):
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = "a b c d e f g h".split()
+
+    def words(low, high):
+        return " ".join(rng.choice(vocabulary) for _ in range(rng.randint(low, high)))
+
+    lexicon = Lexicon.build([(words(1, 3), words(2, 3)) for _ in range(60)], str.lower)
+    paraphraser = Paraphraser(lexicon, str.lower, "multi-word-first")
+    found = 0
+    for _ in range(300):
+        ref, hyp = words(0, 14).split(), words(0, 14).split()
+        expected = phrase_candidates_by_definition(lexicon, ref, hyp)
+        assert paraphraser.phrase_candidates(ref, hyp) == expected
+        found += len(expected)
+    assert found > 150
