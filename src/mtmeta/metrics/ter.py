@@ -15,7 +15,8 @@ import numpy as np
 import sacrebleu
 
 from mtmeta.errors import ConfigError
-from mtmeta.metrics.base import check_references
+from mtmeta.metrics import ngrams
+from mtmeta.metrics.base import Memo
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
@@ -44,6 +45,8 @@ class TER(SacrebleuMetric):
             sacrebleu.TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                           case_sensitive=case_sensitive)
         )
+        self._word_ids = ngrams.WordIds()
+        self._words = Memo(lambda text: self._word_ids(text.split()))  # per preprocessed text, sacrebleu's split
 
     @property
     def stat_names(self) -> list[str]:
@@ -54,28 +57,22 @@ class TER(SacrebleuMetric):
             return super().stats(hypotheses, references)
         from mtmeta.metrics.ter_kernel import corpus_edits
 
-        check_references(hypotheses, references)
-        ref_infos = self._reference_info(references)
-        vocabulary: dict[str, int] = {}
+        texts, hyp_text, ref_text, owner = self._text_pairs(hypotheses, references)
+        words = [self._words(text) for text in texts]  # word ids per distinct preprocessed text, kept
+        lengths = np.array([len(w) for w in words], dtype=np.int64)
 
-        def ids(words: list[str]) -> list[int]:
-            return [vocabulary.setdefault(w, len(vocabulary)) for w in words]
+        def flat(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            offsets = np.zeros(len(numbers) + 1, dtype=np.int64)
+            np.cumsum(lengths[numbers], out=offsets[1:])
+            values = np.concatenate([words[t] for t in numbers.tolist()]) if len(numbers) else offsets[:0]
+            return values.astype(np.int64), offsets
 
-        hyp_ids, hyp_offsets, ref_ids, ref_offsets, owner = [], [0], [], [0], []
         out = np.zeros((len(hypotheses), 2), dtype=self.stat_dtype)
-        preprocess = self._metric._preprocess_segment
-        for k, (hyp, info) in enumerate(zip(hypotheses, ref_infos, strict=True)):
-            words = ids(preprocess(hyp).split())
-            refs = info["ref_words"]
-            out[k, 1] = sum(len(r) for r in refs) / len(refs)  # sacrebleu's average reference length
-            for ref in refs:
-                hyp_ids += words
-                hyp_offsets.append(len(hyp_ids))
-                ref_ids += ids(ref)
-                ref_offsets.append(len(ref_ids))
-                owner.append(k)
+        # sacrebleu's average reference length (sum of integers over their number: the same float)
+        out[:, 1] = np.bincount(owner, weights=lengths[ref_text], minlength=len(hypotheses)) / np.bincount(
+            owner, minlength=len(hypotheses))
+        edits = corpus_edits(*flat(hyp_text), *flat(ref_text))
         as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
-        edits = corpus_edits(as_array(hyp_ids), as_array(hyp_offsets), as_array(ref_ids), as_array(ref_offsets))
         best = np.full(len(hypotheses), np.inf)
         np.minimum.at(best, as_array(owner), edits)  # several references: the fewest edits
         out[:, 0] = best
