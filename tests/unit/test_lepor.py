@@ -61,3 +61,22 @@ def test_degenerate_segments_score_zero():
     assert metric.segment_scores(metric.stats(["", "a"], [["a", "b"]])).tolist() == [0.0, 0.0]
     with pytest.raises(ValueError, match="one reference"):
         metric.stats(["a"], [["a"], ["b"]])
+
+
+@pytest.mark.parametrize(("name", "window"), [("hlepor", 2), ("lepor", 1), ("hlepor", 0)])
+def test_compiled_backend_gives_the_per_segment_statistics(name, window):
+    """Random text with many repeated words (context decides, ties in relative position), empty
+    segments and missing references: the compiled statistics equal align()'s exactly."""
+    rng = np.random.default_rng(window)
+    words = ["the", "a", "cat", "sat", "on", "mat", ".", ","]
+
+    def text():
+        return " ".join(rng.choice(words, size=rng.integers(0, 18)))
+
+    hyps = [text() for _ in range(500)]
+    refs = [text() for _ in range(500)]
+    refs[3] = None
+    stats = {backend: metrics.get(name, lang="en", window=window, backend=backend).stats(hyps, [refs])
+             for backend in ("compiled", "python")}
+    np.testing.assert_array_equal(stats["compiled"], stats["python"])
+    assert (stats["compiled"][:, 2] > 3).sum() > 200 and (stats["compiled"][:, 3] > 0).sum() > 200

@@ -33,8 +33,11 @@ import numpy as np
 
 from mtmeta import __version__
 from mtmeta.errors import ConfigError
+from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.tokenize import tokenizer
+
+BACKENDS = ("compiled", "python")
 
 
 def align(hyp: list[str], ref: list[str], window: int = 2) -> list[tuple[int, int]]:
@@ -87,7 +90,10 @@ class HLEPOR(Metric):
 
     def __init__(self, lang: str | None = None, alpha: float = 9.0, beta: float = 1.0, weight_lp: float = 2.0,
                  weight_npp: float = 1.0, weight_hpr: float = 7.0, window: int = 2, system: str = "mean-segments",
-                 tokenize: str = "13a", lowercase: bool = True):
+                 tokenize: str = "13a", lowercase: bool = True, backend: str = "compiled"):
+        if backend not in BACKENDS:
+            raise ConfigError(f"{self.name}: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+        self.backend = backend  # python: align() segment by segment, the reference; the same statistics
         if system not in ("mean-segments", "mean-factors"):
             raise ConfigError(f"{self.name}: system must be mean-segments or mean-factors, not {system!r}")
         self.lang = lang
@@ -106,6 +112,8 @@ class HLEPOR(Metric):
         check_references(hypotheses, references)
         if len(references) != 1:
             raise ValueError(f"{self.name} is defined for one reference per segment, got {len(references)} streams")
+        if self.backend == "compiled":
+            return self._compiled_stats(hypotheses, references[0])
         out = np.zeros((len(hypotheses), 4))
         for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
             h, r = self._tokenizer(hyp), self._tokenizer(ref or "")
@@ -113,6 +121,20 @@ class HLEPOR(Metric):
             npd = sum(abs((i + 1) / len(h) - (j + 1) / len(r)) for i, j in links) / len(h) if links else 0.0
             out[row] = (len(h), len(r), len(links), npd)
         return out
+
+    def _compiled_stats(self, hypotheses: Sequence[str], references: Sequence[str | None]) -> np.ndarray:
+        from mtmeta.metrics.lepor_kernel import corpus_alignment
+
+        word_ids = ngrams.WordIds()
+        texts: dict[str, int] = {}  # each distinct text once (the systems share their references)
+        hyp_text = [texts.setdefault(hyp, len(texts)) for hyp in hypotheses]
+        ref_text = [texts.setdefault(ref or "", len(texts)) for ref in references]
+        words = [word_ids(self._tokenizer(text)) for text in texts]
+        values, offsets, _ = ngrams.packed(words, len(word_ids.vocabulary))
+        hyp_text, ref_text = np.asarray(hyp_text, dtype=np.int64), np.asarray(ref_text, dtype=np.int64)
+        aligned, npd = corpus_alignment(values, offsets, hyp_text, ref_text, self.window)
+        lengths = np.diff(offsets)
+        return np.column_stack([lengths[hyp_text], lengths[ref_text], aligned, npd]).astype(float)
 
     def combine(self, lp: np.ndarray, npp: np.ndarray, hpr: np.ndarray) -> np.ndarray:
         return harmonic([lp, npp, hpr], self.weights)
