@@ -43,3 +43,25 @@ def test_best_reference_and_corpus_aggregation():
     assert stats.tolist() == [[1, 5], [1, 1]]
     assert metric.corpus_score(stats) == pytest.approx(100 * 2 / 6)
     assert metric.signature().startswith("WER|nrefs:2|case:mixed|tok:none")
+
+
+@pytest.mark.parametrize("streams", [1, 3])
+def test_per_counts_common_words_as_per_errors_does(streams):
+    """PER's compiled counting against the per-segment loop (Counter intersection), with several
+    references (the lowest rate, the first on ties), empty texts and missing references."""
+    from mtmeta.metrics.wer import _ErrorRate
+
+    rng = np.random.default_rng(streams)
+    words = ["a", "b", "c", "d", "e", "."]
+
+    def text():
+        return " ".join(rng.choice(words, size=rng.integers(0, 12)))
+
+    hyps = [text() for _ in range(600)]
+    refs = [[text() for _ in range(600)] for _ in range(streams)]
+    if streams > 1:
+        refs[0][7] = refs[2][9] = None
+    metric = metrics.get("per", lang="en")
+    np.testing.assert_array_equal(metric.stats(hyps, refs), _ErrorRate.stats(metric, hyps, refs))
+    with pytest.raises(ValueError, match="segment 2 has no reference"):
+        metric.stats(["a", "b"], [["a", None]])

@@ -19,6 +19,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from mtmeta import __version__
+from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.tokenize import tokenizer
 
@@ -28,6 +29,13 @@ def _rate(errors, ref_len) -> np.ndarray:
     errors, ref_len = np.asarray(errors, dtype=float), np.asarray(ref_len, dtype=float)
     safe = np.where(ref_len > 0, ref_len, 1.0)
     return np.where(ref_len > 0, 100.0 * errors / safe, np.where(errors > 0, 100.0, 0.0))
+
+
+def _segment_rate(errors: int, ref_len: int) -> float:
+    """:func:`_rate` of one segment in plain Python: the same operations, the same float."""
+    if ref_len > 0:
+        return 100.0 * errors / ref_len
+    return 100.0 if errors > 0 else 0.0
 
 
 def per_errors(hyp: list[str], ref: list[str]) -> int:
@@ -58,12 +66,14 @@ class _ErrorRate(Metric):
         self.num_refs = len(references)
         out = np.zeros((len(hypotheses), 2), dtype=np.int64)
         for row, (hyp, refs) in enumerate(zip(hypotheses, zip(*references, strict=True), strict=True)):
+            if all(ref is None for ref in refs):
+                raise ValueError(f"{self.name}: segment {row + 1} has no reference")
             hyp_words = self._tokenizer(hyp)
             candidates = [
                 (self.errors(hyp_words, ref_words), len(ref_words))
                 for ref_words in (self._tokenizer(ref) for ref in refs if ref is not None)
             ]
-            out[row] = min(candidates, key=lambda c: float(_rate(*c)))  # min keeps the first on ties
+            out[row] = min(candidates, key=lambda c: _segment_rate(*c))  # min keeps the first on ties
         return out
 
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:
@@ -100,3 +110,37 @@ class PER(_ErrorRate):
 
     def errors(self, hyp: list[str], ref: list[str]) -> int:
         return per_errors(hyp, ref)
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        """The loop of :meth:`_ErrorRate.stats` with every pair's common words counted at once
+        (``ngrams.matches`` of order 1: the size of the multiset intersection, as ``per_errors``)."""
+        check_references(hypotheses, references)
+        self.num_refs = len(references)
+        word_ids = ngrams.WordIds()
+        texts: dict[str, int] = {}
+        hyp_text, ref_text, owner = [], [], []
+        for k, (hyp, refs) in enumerate(zip(hypotheses, zip(*references, strict=True), strict=True)):
+            if all(ref is None for ref in refs):
+                raise ValueError(f"{self.name}: segment {k + 1} has no reference")
+            h = texts.setdefault(hyp, len(texts))
+            for ref in refs:
+                if ref is not None:
+                    hyp_text.append(h)
+                    ref_text.append(texts.setdefault(ref, len(texts)))
+                    owner.append(k)
+        symbols = ngrams.packed([word_ids(self._tokenizer(text)) for text in texts], len(word_ids.vocabulary))
+        hyp_text, ref_text = np.asarray(hyp_text, dtype=np.int64), np.asarray(ref_text, dtype=np.int64)
+        correct = ngrams.matches(symbols, hyp_text, ref_text, 1)
+        if correct is None:  # a vocabulary too large for the packed keys
+            return super().stats(hypotheses, references)
+        lengths = np.diff(symbols[1])
+        hyp_len, ref_len = lengths[hyp_text], lengths[ref_text]
+        errors = ref_len - correct[:, 0] + np.maximum(0, hyp_len - ref_len)
+        out = np.zeros((len(hypotheses), 2), dtype=np.int64)
+        best = np.full(len(hypotheses), np.inf)
+        for e, r, k in zip(errors.tolist(), ref_len.tolist(), owner, strict=True):  # the first lowest rate
+            rate = _segment_rate(e, r)
+            if rate < best[k]:
+                best[k] = rate
+                out[k] = (e, r)
+        return out
