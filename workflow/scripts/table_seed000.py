@@ -41,7 +41,7 @@ def main(snakemake):
                                                   list(zip(g["neighbour"], g["cosine"], strict=True))[:5])
                          for probe, g in neighbours.groupby("probe", sort=False))
         models.append({"model": info["model"], "lang": info["lang"], "vocabulary": info["vocabulary"],
-                       "training tokens": info.get("corpus_tokens"), "seconds": info.get("training_seconds"),
+                       "training tokens": info.get("corpus_tokens"),
                        "sha256": info["sha256"][:12], "nearest neighbours": near})
     with open(snakemake.output.embeddings, "w") as handle:
         handle.write("**word2vec models of seed 000's metrics**\n\n" + markdown_table(pd.DataFrame(models)))
