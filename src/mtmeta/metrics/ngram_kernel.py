@@ -17,6 +17,15 @@ from numba import njit
 
 
 @njit(cache=True)
+def same_ngram(values, a: int, b: int, n: int) -> bool:
+    """Whether the n symbols from position a of ``values`` equal those from position b."""
+    for x in range(n):
+        if values[a + x] != values[b + x]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def sorted_keys(symbols: np.ndarray, offsets: np.ndarray, order: int, bits: int) -> np.ndarray:
     """Each text's start-position keys (``order`` symbols, pad-filled), sorted within the text."""
     keys = np.empty(symbols.size, dtype=np.int64)

@@ -18,14 +18,7 @@ import numpy as np
 from numba import njit
 
 from mtmeta.metrics.assign_kernel import greedy_total
-
-
-@njit(cache=True)
-def _same(values, a: int, b: int, n: int) -> bool:
-    for x in range(n):
-        if values[a + x] != values[b + x]:
-            return False
-    return True
+from mtmeta.metrics.ngram_kernel import same_ngram as _same
 
 
 @njit(cache=True)
