@@ -63,3 +63,19 @@ def test_cached_statistics_score_without_the_object_that_made_them(name):
     assert fresh.corpus_score_weighted(stats, np.array([1, 2, 0])) == pytest.approx(
         original.corpus_score_weighted(stats, np.array([1, 2, 0])), abs=1e-12)
     np.testing.assert_array_equal(fresh.segment_scores(stats), original.segment_scores(stats))
+
+
+def test_code_files_follow_each_metrics_imports():
+    """The files whose edits rerun a metric's scoring: its module, its kernels and shared code of
+    mtmeta.metrics reached through imports (also imports inside functions), never another metric's."""
+    code = {name: set(metrics.code_files(name)) for name in metrics.METRICS}
+    assert {"mtmeta/metrics/nist.py", "mtmeta/metrics/nist_kernel.py", "mtmeta/metrics/ngrams.py",
+            "mtmeta/metrics/ngram_kernel.py", "mtmeta/metrics/tokenize.py"} <= code["nist"]
+    assert {"mtmeta/metrics/soft_kernel.py", "mtmeta/metrics/assign_kernel.py", "mtmeta/metrics/bleu.py"} <= code[
+        "softbleu"]  # softBLEU is BLEU with soft credit: BLEU's code is its code
+    assert "mtmeta/metrics/meteor/paraphrase_kernel.py" in code["meteor"] and "mtmeta/metrics/ter_kernel.py" in code[
+        "ter"]
+    using = {name for name, files in code.items() if "mtmeta/metrics/nist_kernel.py" in files}
+    assert using == {"nist"}
+    assert "mtmeta/metrics/__init__.py" not in set().union(*code.values())  # the registry is no metric's code
+    assert not any(f.startswith("mtmeta/metrics/meteor/") for f in code["bleu"] | code["chrf"])

@@ -73,16 +73,14 @@ def repo_file(path):
 
 
 def metric_code(wildcards):
-    """The metric's module (all files of it, for a package): editing it reruns that metric's scores, and only those."""
+    """The metric's code (its module and the mtmeta.metrics modules it imports): editing one of
+    them reruns the scores of the metrics that use it, and only those."""
     return metric_code_files(wildcards.metric)
 
 
 def metric_code_files(metric_id):
     name, _ = metric_spec(config, metric_id)
-    module_name = metric_registry.METRICS[name].split(":")[0]
-    base = Path(workflow.basedir) / "src" / Path(*module_name.split("."))
-    files = sorted(base.glob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
-    return [repo_file(path) for path in files]
+    return [repo_file(Path("src") / path) for path in metric_registry.code_files(name)]
 
 
 def metric_resources(wildcards):

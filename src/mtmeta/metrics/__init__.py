@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
+from pathlib import Path
 
 from mtmeta.metrics.base import Metric
 
@@ -30,6 +32,38 @@ def metric_class(name: str) -> type[Metric]:
         raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(sorted(METRICS))}") from None
     module, cls = target.split(":")
     return getattr(importlib.import_module(module), cls)
+
+
+def code_files(name: str) -> list[str]:
+    """The source files a metric's numbers come from, relative to the directory holding ``mtmeta``:
+    its module (every file, for a package) and each module of ``mtmeta.metrics`` it imports, directly
+    or through those (kernels, tokenisers, shared counting; read from the files, imports inside
+    functions included). The workflow makes them inputs of the metric's scoring jobs, so that editing
+    one reruns exactly the metrics that use it."""
+    package = Path(__file__).parent  # .../mtmeta/metrics
+
+    def files(module: str) -> list[Path]:
+        parts = module.split(".")
+        if parts[:2] != ["mtmeta", "metrics"] or len(parts) < 3:  # the registry itself is not a metric's code
+            return []
+        path = package.joinpath(*parts[2:])
+        if path.is_dir():
+            return sorted(path.glob("*.py"))
+        return [path.with_suffix(".py")] if path.with_suffix(".py").is_file() else []
+
+    todo = files(METRICS[name].split(":")[0])
+    found: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in found:
+            continue
+        found.add(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                todo += [f for alias in node.names for f in files(alias.name)]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                todo += files(node.module) + [f for alias in node.names for f in files(f"{node.module}.{alias.name}")]
+    return sorted(str(path.relative_to(package.parent.parent)) for path in found)
 
 
 def required_sources(name: str, lang: str, **params) -> list[str]:
