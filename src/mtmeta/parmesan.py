@@ -137,6 +137,7 @@ class Paraphraser:
         if order not in ORDERS:
             raise ConfigError(f"unknown substitution order {order!r}; known: {', '.join(ORDERS)}")
         self.lexicon, self.lemma, self.order = lexicon, lemma, order
+        self._entries: dict[tuple[str, ...], list[tuple]] = {}  # per reference: _reference_entries
 
     def __call__(self, reference: list[str], hypothesis: list[str],
                  links: set[tuple[int, int]] | None = None) -> Paraphrased:
@@ -216,8 +217,7 @@ class Paraphraser:
     def _reference_entries(self, ref: tuple[str, ...]) -> list[tuple]:
         """(length, start, sequence, paraphrases absent from the reference) of every reference lemma
         sequence the lexicon has (kept per reference: every system shares it)."""
-        cache = self.__dict__.setdefault("_entries", {})
-        found = cache.get(ref)
+        found = self._entries.get(ref)
         if found is None:
             longest = self.lexicon.max_phrase
             present = {ref[k : k + n] for n in range(1, longest + 1) for k in range(len(ref) - n + 1)}
@@ -229,7 +229,7 @@ class Paraphraser:
                         kept = [t for t in targets if t not in present]
                         if kept:
                             found.append((a, i, ref[i : i + a], kept))
-            cache[ref] = found
+            self._entries[ref] = found
         return found
 
 

@@ -8,7 +8,7 @@ are all computed from those rows, so nothing is re-tokenised or re-aligned twice
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -41,6 +41,26 @@ def check_references(hypotheses: Sequence[str], references: Sequence[Sequence[st
     for i, hyp in enumerate(hypotheses):
         if not isinstance(hyp, str):
             raise TypeError(f"hypotheses[{i}] is a {type(hyp).__name__}; expected a string")
+
+
+def text_pairs(name: str, hypotheses: Sequence[str], segments: Iterable[Sequence[str | None]],
+               prepare: Callable[[str], str] | None = None):
+    """For compiled counting: the distinct texts of a call (each through ``prepare``, if given), and per
+    hypothesis-reference pair (one per present reference of each segment's tuple, in order) the numbers
+    of its two texts and its segment. A segment without any reference is an error."""
+    texts: dict[str, int] = {}
+    hyp_text, ref_text, owner = [], [], []
+    for k, (hyp, refs) in enumerate(zip(hypotheses, segments, strict=True)):
+        present = [ref for ref in refs if ref is not None]
+        if not present:
+            raise ValueError(f"{name}: segment {k + 1} has no reference")
+        hyp_number = texts.setdefault(hyp if prepare is None else prepare(hyp), len(texts))
+        for ref in present:
+            hyp_text.append(hyp_number)
+            ref_text.append(texts.setdefault(ref if prepare is None else prepare(ref), len(texts)))
+            owner.append(k)
+    as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
+    return list(texts), as_array(hyp_text), as_array(ref_text), as_array(owner)
 
 
 class Memo:

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from mtmeta.metrics.base import Memo, Metric, check_references
+from mtmeta.metrics.base import Memo, Metric, check_references, text_pairs
 
 
 class SacrebleuMetric(Metric):
@@ -51,20 +51,7 @@ class SacrebleuMetric(Metric):
         """For compiled counting: this call's distinct preprocessed texts, and per hypothesis-reference
         pair (one per present reference, in reference order) the numbers of its two texts and its segment."""
         check_references(hypotheses, references)
-        preprocess = self.preprocess
-        texts: dict[str, int] = {}
-        hyp_text, ref_text, owner = [], [], []
-        for k, (hyp, segment_refs) in enumerate(zip(hypotheses, self._reference_segments(references), strict=True)):
-            present = [ref for ref in segment_refs if ref is not None]
-            if not present:
-                raise ValueError(f"{self.name}: segment {k + 1} has no reference")
-            hyp_number = texts.setdefault(preprocess(hyp), len(texts))
-            for ref in present:
-                hyp_text.append(hyp_number)
-                ref_text.append(texts.setdefault(preprocess(ref), len(texts)))
-                owner.append(k)
-        as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
-        return list(texts), as_array(hyp_text), as_array(ref_text), as_array(owner)
+        return text_pairs(self.name, hypotheses, self._reference_segments(references), self.preprocess)
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         check_references(hypotheses, references)

@@ -76,20 +76,12 @@ def unmatched(values, offsets, hyp_text, ref_text, n: int):
 
 
 @njit(cache=True)
-def _neighbour_similarity(neigh_ids, neigh_sims, ref_word: int, hyp_word: int) -> float:
-    """Cosine of ``hyp_word`` if it is one of ``ref_word``'s nearest neighbours, else 0."""
+def _neighbour_slot(neigh_ids, ref_word: int, hyp_word: int) -> int:
+    """Where ``hyp_word`` is among ``ref_word``'s nearest neighbours, or -1."""
     for x in range(neigh_ids.shape[1]):
         if neigh_ids[ref_word, x] == hyp_word:
-            return neigh_sims[ref_word, x]
-    return 0.0
-
-
-@njit(cache=True)
-def _is_neighbour(neigh_ids, ref_word: int, hyp_word: int) -> bool:
-    for x in range(neigh_ids.shape[1]):
-        if neigh_ids[ref_word, x] == hyp_word:
-            return True
-    return False
+            return x
+    return -1
 
 
 @njit(cache=True)
@@ -108,7 +100,7 @@ def greedy_many(credit, credit_off, rows, columns, floor: float, generation: boo
         for i in range(rows[p]):
             for j in range(columns[p]):
                 value = matrix[i, j]
-                if generation and not _is_neighbour(neigh_ids, ref_words[ref_off[p] + j], hyp_words[hyp_off[p] + i]):
+                if generation and _neighbour_slot(neigh_ids, ref_words[ref_off[p] + j], hyp_words[hyp_off[p] + i]) < 0:
                     value = 0.0
                 matrix[i, j] = value if value > floor else 0.0
         out[p] = greedy_total(matrix)
@@ -145,7 +137,8 @@ def phrase_credit(values, hyp_starts, hyp_off, ref_starts, ref_off, n: int, floo
                         position = x
                 if position < 0:
                     continue
-                similarity = _neighbour_similarity(neigh_ids, neigh_sims, values[r + position], values[h + position])
+                slot = _neighbour_slot(neigh_ids, values[r + position], values[h + position])
+                similarity = neigh_sims[values[r + position], slot] if slot >= 0 else 0.0
                 if similarity > floor and similarity > best:
                     best_j, best = j, similarity
             if best_j >= 0:

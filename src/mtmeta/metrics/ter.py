@@ -72,8 +72,7 @@ class TER(SacrebleuMetric):
         out[:, 1] = np.bincount(owner, weights=lengths[ref_text], minlength=len(hypotheses)) / np.bincount(
             owner, minlength=len(hypotheses))
         edits = corpus_edits(*flat(hyp_text), *flat(ref_text))
-        as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
         best = np.full(len(hypotheses), np.inf)
-        np.minimum.at(best, as_array(owner), edits)  # several references: the fewest edits
+        np.minimum.at(best, owner, edits)  # several references: the fewest edits
         out[:, 0] = best
         return out

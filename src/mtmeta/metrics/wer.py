@@ -20,7 +20,7 @@ from rapidfuzz.distance import Levenshtein
 
 from mtmeta import __version__
 from mtmeta.metrics import ngrams
-from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.base import Metric, check_references, text_pairs
 from mtmeta.metrics.tokenize import tokenizer
 
 
@@ -116,20 +116,9 @@ class PER(_ErrorRate):
         (``ngrams.matches`` of order 1: the size of the multiset intersection, as ``per_errors``)."""
         check_references(hypotheses, references)
         self.num_refs = len(references)
+        texts, hyp_text, ref_text, owner = text_pairs(self.name, hypotheses, zip(*references, strict=True))
         word_ids = ngrams.WordIds()
-        texts: dict[str, int] = {}
-        hyp_text, ref_text, owner = [], [], []
-        for k, (hyp, refs) in enumerate(zip(hypotheses, zip(*references, strict=True), strict=True)):
-            if all(ref is None for ref in refs):
-                raise ValueError(f"{self.name}: segment {k + 1} has no reference")
-            h = texts.setdefault(hyp, len(texts))
-            for ref in refs:
-                if ref is not None:
-                    hyp_text.append(h)
-                    ref_text.append(texts.setdefault(ref, len(texts)))
-                    owner.append(k)
         symbols = ngrams.packed([word_ids(self._tokenizer(text)) for text in texts], len(word_ids.vocabulary))
-        hyp_text, ref_text = np.asarray(hyp_text, dtype=np.int64), np.asarray(ref_text, dtype=np.int64)
         correct = ngrams.matches(symbols, hyp_text, ref_text, 1)
         if correct is None:  # a vocabulary too large for the packed keys
             return super().stats(hypotheses, references)
@@ -138,7 +127,7 @@ class PER(_ErrorRate):
         errors = ref_len - correct[:, 0] + np.maximum(0, hyp_len - ref_len)
         out = np.zeros((len(hypotheses), 2), dtype=np.int64)
         best = np.full(len(hypotheses), np.inf)
-        for e, r, k in zip(errors.tolist(), ref_len.tolist(), owner, strict=True):  # the first lowest rate
+        for e, r, k in zip(errors.tolist(), ref_len.tolist(), owner.tolist(), strict=True):  # the first lowest rate
             rate = _segment_rate(e, r)
             if rate < best[k]:
                 best[k] = rate

@@ -132,12 +132,7 @@ class PhraseArrays:
             raise ValueError(f"{path}: paraphrase arrays of format {meta.get('format')}, this version reads {FORMAT}")
         words = (path / "words.txt").read_text(encoding="utf-8").split("\n") if meta["words"] else []
         arrays = {name: np.load(path / f"{name}.npy") for name in ARRAYS}
-        table = cls.__new__(cls)
-        for name, value in arrays.items():
-            setattr(table, name, value)
-        table.words, table.max_length = words, int(meta["max_length"])
-        table.__post_init__()
-        return table
+        return cls(words=words, max_length=int(meta["max_length"]), **arrays)
 
     # -- reading -----------------------------------------------------------------------------------------
     def phrase(self, p: int) -> str:
