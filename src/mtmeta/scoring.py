@@ -18,9 +18,11 @@ log = logging.getLogger(__name__)
 
 def preload_tokens(path) -> int:
     """Tokenisations of a test set's texts from rule tokenize_segments, for every metric of this
-    process to reuse (:func:`mtmeta.metrics.tokenize.preload`); the number of lines."""
-    from mtmeta.metrics.tokenize import preload
+    process to reuse (:func:`mtmeta.metrics.tokenize.preload`), in place of the test set preloaded
+    before (if any); the number of lines."""
+    from mtmeta.metrics.tokenize import forget, preload
 
+    forget()
     table = pd.read_parquet(path)
     count = sum(preload(name, group["line"].tolist(), group["tokens"].tolist())
                 for name, group in table.groupby("tokenizer", sort=True))

@@ -88,3 +88,9 @@ def test_preloaded_tokenisations_are_the_tokenisers_own_and_shared_by_every_metr
     assert [meteor_tokens(t) for t in texts] == before[1]
     with pytest.raises(ValueError, match="2 lines but 1"):
         tokenize.preload("13a", ["a", "b"], ["a"])
+    # forget() (a scoring process moving on to the next test set) drops them, also for the tokenisers
+    # made before: the marked line is tokenised again.
+    tokenize.preload("13a", ["Mixed CASE, text."], ["MARK"])
+    tokenize.forget()
+    assert tokenizer("13a")("Mixed CASE, text.") == ["Mixed", "CASE", ",", "text", "."]
+    assert bleu.preprocess("Mixed CASE, text.") == "Mixed CASE , text ."

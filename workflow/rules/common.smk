@@ -84,17 +84,22 @@ def metric_code_files(metric_id):
 
 
 def metric_resources(wildcards):
-    """What the metric reads for this target language: lexical sources (e.g. METEOR's WordNet) and
-    workflow products (e.g. trained word vectors)."""
-    name, params = metric_spec(config, wildcards.metric)
-    trg = wildcards.lp.split("-")[1]
-    sources = metric_registry.required_sources(name, trg, **params)
-    missing = [s for s in sources if s not in config["sources"]]
-    if missing:
-        raise ValueError(f"metric {wildcards.metric} needs sources {missing}, which config does not declare")
-    return [item for source in sources for item in source_inputs(source)] + metric_registry.required_files(
-        name, trg, **params
-    )
+    return metric_resource_files(wildcards.metric, [wildcards.lp.split("-")[1]])
+
+
+def metric_resource_files(metric_id, languages):
+    """What the metric reads for these target languages: lexical sources (e.g. METEOR's WordNet)
+    and workflow products (e.g. trained word vectors)."""
+    name, params = metric_spec(config, metric_id)
+    files = []
+    for trg in dict.fromkeys(languages):
+        sources = metric_registry.required_sources(name, trg, **params)
+        missing = [s for s in sources if s not in config["sources"]]
+        if missing:
+            raise ValueError(f"metric {metric_id} needs sources {missing}, which config does not declare")
+        files += [item for source in sources for item in source_inputs(source)]
+        files += metric_registry.required_files(name, trg, **params)
+    return list(dict.fromkeys(files))
 
 
 def dataset_tokenized(wildcards):

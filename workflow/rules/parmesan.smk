@@ -103,28 +103,43 @@ rule paraphrase_references:
         "../scripts/paraphrase_references.py"
 
 
-rule score_paraphrased:
-    input:
-        segments="results/parmesan/{dataset}/{lp}/{setting}/segments.parquet",
-        tokens=rules.tokenize_segments.output.tokens,
-        code=metric_code,
-        resources=metric_resources,
-    output:
-        segments="results/parmesan/{dataset}/{lp}/{setting}/scores/{metric}.seg.parquet",
-        systems="results/parmesan/{dataset}/{lp}/{setting}/scores/{metric}.sys.tsv",
-    params:
-        metric=metric_params,
-    log:
-        "results/logs/score_paraphrased/{dataset}/{lp}/{setting}/{metric}.log",
-    benchmark:
-        "results/benchmarks/score_paraphrased/{dataset}/{lp}/{setting}/{metric}.tsv"
-    message:
-        "Scoring {wildcards.dataset} {wildcards.lp} with {wildcards.metric} against the {wildcards.setting} references"
-    resources:
-        mem_mb=3000,
-        runtime=60,
-    script:
-        "../scripts/score_paraphrased.py"
+def paraphrased_runs(metric_id):
+    """The (dataset, lp, setting) runs that score a metric against paraphrased references."""
+    return [(d, lp, s) for d, lp in PARMESAN_TARGETS for s, m in parmesan_runs(d, lp) if m == metric_id]
+
+
+# One job per metric for all its runs (targets x settings), as in score.smk: the runs are short
+# next to a scoring process's start-up and its resources' loading.
+PARAPHRASED_METRICS = list(dict.fromkeys(m for d, lp in PARMESAN_TARGETS for _, m in parmesan_runs(d, lp)))
+
+for _metric_id in PARAPHRASED_METRICS:
+    _runs = paraphrased_runs(_metric_id)
+
+    rule:
+        name:
+            "score_paraphrased_" + score_rule_name(_metric_id).removeprefix("score_")
+        input:
+            segments=[f"results/parmesan/{d}/{lp}/{s}/segments.parquet" for d, lp, s in _runs],
+            tokens=[f"results/datasets/{d}/{lp}/tokens.parquet" for d, lp, _ in _runs],
+            code=metric_code_files(_metric_id),
+            resources=metric_resource_files(_metric_id, [lp.split("-")[1] for _, lp, _ in _runs]),
+        output:
+            segments=[f"results/parmesan/{d}/{lp}/{s}/scores/{_metric_id}.seg.parquet" for d, lp, s in _runs],
+            systems=[f"results/parmesan/{d}/{lp}/{s}/scores/{_metric_id}.sys.tsv" for d, lp, s in _runs],
+        params:
+            metric=metric_entry(_metric_id),
+            runs=[{"dataset": d, "lp": lp, "setting": s} for d, lp, s in _runs],
+        log:
+            f"results/logs/score_paraphrased/{_metric_id}.log",
+        benchmark:
+            f"results/benchmarks/score_paraphrased/{_metric_id}.tsv"
+        message:
+            f"Scoring {len(_runs)} paraphrased-reference runs with {_metric_id}"
+        resources:
+            mem_mb=4000,
+            runtime=120,
+        script:
+            "../scripts/score_paraphrased.py"
 
 
 rule correlate_paraphrased:

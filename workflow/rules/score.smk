@@ -1,26 +1,53 @@
-# Per-metric scoring: sufficient statistics per segment, segment scores and system scores.
+# Per-metric scoring: sufficient statistics per segment, segment and system scores.
+#
+# One job per metric, scoring every dataset x language pair it is configured for, instead of one job
+# per metric x pair: a scoring process spends 2-3 s starting (Python, pandas, numba's compiled
+# kernels) and up to 5 s loading the metric's resources (word vectors, WordNet, paraphrases), and
+# per pair that was a third of the scoring time. Each metric keeps a rule of its own (named by
+# score_rule_name, e.g. score_bleu, score_chrfpp) so that editing a metric's code reruns that metric's
+# scores only, and `snakemake -R score_bleu` reruns one metric.
 
 
-rule score_segments:
-    input:
-        segments="results/datasets/{dataset}/{lp}/segments.parquet",
-        tokens=rules.tokenize_segments.output.tokens,
-        code=metric_code,
-        resources=metric_resources,
-    output:
-        segments="results/scores/{dataset}/{lp}/{metric}.seg.parquet",
-        systems="results/scores/{dataset}/{lp}/{metric}.sys.tsv",
-    params:
-        metric=metric_params,
-        tokenized=dataset_tokenized,
-    log:
-        "results/logs/score_segments/{dataset}/{lp}/{metric}.log",
-    benchmark:
-        "results/benchmarks/score_segments/{dataset}/{lp}/{metric}.tsv"
-    message:
-        "Scoring {wildcards.dataset} {wildcards.lp} with {wildcards.metric}"
-    resources:
-        mem_mb=3000,
-        runtime=60,
-    script:
-        "../scripts/score_segments.py"
+def score_rule_name(metric_id):
+    """The scoring rule of a metric id: `score_` and the id with '+' as 'p' and '-' or '.' as '_'."""
+    return "score_" + metric_id.replace("+", "p").replace("-", "_").replace(".", "_")
+
+
+SCORE_RULES = {metric_id: score_rule_name(metric_id) for metric_id in ALL_METRICS}
+if len(set(SCORE_RULES.values())) != len(SCORE_RULES):
+    raise ValueError(f"two metric ids give the same scoring rule name: {SCORE_RULES}")
+
+
+def metric_pairs(metric_id):
+    """The (dataset, lp) pairs a metric is scored on, in config order."""
+    return [pair for pair in DATASET_LPS if metric_id in METRICS_FOR[pair]]
+
+
+for _metric_id, _rule_name in SCORE_RULES.items():
+    _pairs = metric_pairs(_metric_id)
+
+    rule:
+        name:
+            _rule_name
+        input:
+            segments=prepared("segments.parquet", _pairs),
+            tokens=prepared("tokens.parquet", _pairs),
+            code=metric_code_files(_metric_id),
+            resources=metric_resource_files(_metric_id, [lp.split("-")[1] for _, lp in _pairs]),
+        output:
+            segments=[f"results/scores/{d}/{lp}/{_metric_id}.seg.parquet" for d, lp in _pairs],
+            systems=[f"results/scores/{d}/{lp}/{_metric_id}.sys.tsv" for d, lp in _pairs],
+        params:
+            metric=metric_entry(_metric_id),
+            pairs=[{"dataset": d, "lp": lp, "tokenized": DATASETS[d].get("tokenized", False)} for d, lp in _pairs],
+        log:
+            f"results/logs/score_segments/{_metric_id}.log",
+        benchmark:
+            f"results/benchmarks/score_segments/{_metric_id}.tsv"
+        message:
+            f"Scoring {len(_pairs)} dataset x language pairs with {_metric_id}"
+        resources:
+            mem_mb=4000,
+            runtime=240,
+        script:
+            "../scripts/score_segments.py"

@@ -74,6 +74,13 @@ def preload(name: str, lines: Sequence[str], tokenised: Sequence[str]) -> int:
     return len(lines)
 
 
+def forget() -> None:
+    """Drop every preloaded tokenisation (a process moving on to another test set), emptying the
+    tables in place: the tokenisers made so far keep theirs."""
+    for known in _KNOWN.values():
+        known.clear()
+
+
 @cache
 def tokenizer(name: str = "13a", lowercase: bool = False) -> Callable[[str], list[str]]:
     """A function from a segment to its list of tokens."""
