@@ -26,8 +26,12 @@ log = logging.getLogger(__name__)
 RANKINGS = ("random", "thesaurus", "distributional")
 
 
+@cache
 def lemmatizer(lang: str) -> Callable[[str], str]:
-    """Lower-cased simplemma lemma of a lower-cased word (cached); METEOR's lemma stemmer underneath."""
+    """Lower-cased simplemma lemma of a lower-cased word (cached); METEOR's lemma stemmer underneath.
+
+    One function per language and process, so that its cache outlives a paraphrasing: the appendix
+    paraphrases the same texts 30 times, and simplemma's look-ups were half of each run."""
     from mtmeta.metrics.meteor.lexicon import make_stemmer
 
     simplemma_lemma = make_stemmer(lang, "lemma")

@@ -30,9 +30,14 @@ def paraphrase_inputs(wildcards):
         "tokens": f"results/datasets/{wildcards.dataset}/{wildcards.lp}/tokens.parquet",
         "lexicon": source_inputs(parmesan_lexicon(wildcards)["source"]),
     }
-    if PARMESAN["settings"][wildcards.setting]["selection"] == "alignment":
+    if any(setting["selection"] == "alignment" for setting in PARMESAN["settings"].values()):
         inputs["alignment"] = f"results/parmesan/{wildcards.dataset}/{wildcards.lp}/alignment.parquet"
     return inputs
+
+
+def setting_outputs(name):
+    """One output path per Parmesan setting, in config order."""
+    return [f"results/parmesan/{{dataset}}/{{lp}}/{setting}/{name}" for setting in PARMESAN["settings"]]
 
 
 def parmesan_scores(wildcards):
@@ -72,33 +77,38 @@ rule align_outputs:
 
 
 rule paraphrase_references:
+    # One job per target for all settings: they share the lexicon's parse, simplemma's dictionary and
+    # its lemma cache, which were half of each setting's time.
     input:
         unpack(paraphrase_inputs),
     output:
-        segments="results/parmesan/{dataset}/{lp}/{setting}/segments.parquet",
-        references=directory("results/parmesan/{dataset}/{lp}/{setting}/references"),
-        substitutions="results/parmesan/{dataset}/{lp}/{setting}/substitutions.tsv.gz",
-        samples=report(
-            "results/parmesan/{dataset}/{lp}/{setting}/samples.tsv",
-            caption="../report/parmesan_samples.rst",
-            category="Paper: seed 002",
-            subcategory="Substitution samples",
-            labels={"data": "{dataset} {lp}", "setting": "{setting}"},
-        ),
-        summary="results/parmesan/{dataset}/{lp}/{setting}/summary.json",
+        segments=setting_outputs("segments.parquet"),
+        references=[directory(path) for path in setting_outputs("references")],
+        substitutions=setting_outputs("substitutions.tsv.gz"),
+        samples=[
+            report(
+                path,
+                caption="../report/parmesan_samples.rst",
+                category="Paper: seed 002",
+                subcategory="Substitution samples",
+                labels={"data": "{dataset} {lp}", "setting": setting},
+            )
+            for setting, path in zip(PARMESAN["settings"], setting_outputs("samples.tsv"))
+        ],
+        summary=setting_outputs("summary.json"),
     params:
-        setting=lambda wildcards: PARMESAN["settings"][wildcards.setting],
+        settings=PARMESAN["settings"],
         lexicon=parmesan_lexicon,
         tokenize=PARMESAN["tokenize"],
         samples=PARMESAN["samples"],
         sample_seed=PARMESAN["sample_seed"],
     log:
-        "results/logs/paraphrase_references/{dataset}/{lp}/{setting}.log",
+        "results/logs/paraphrase_references/{dataset}/{lp}.log",
     benchmark:
-        "results/benchmarks/paraphrase_references/{dataset}/{lp}/{setting}.tsv"
+        "results/benchmarks/paraphrase_references/{dataset}/{lp}.tsv"
     resources:
         mem_mb=4000,
-        runtime=30,
+        runtime=60,
     script:
         "../scripts/paraphrase_references.py"
 
