@@ -30,8 +30,8 @@ RANKINGS = ("random", "thesaurus", "distributional")
 def lemmatizer(lang: str) -> Callable[[str], str]:
     """Lower-cased simplemma lemma of a lower-cased word (cached); METEOR's lemma stemmer underneath.
 
-    One function per language and process, so that its cache outlives a paraphrasing: the appendix
-    paraphrases the same texts 30 times, and simplemma's look-ups were half of each run."""
+    One function per language and process, so that its cache serves every paraphrasing of the
+    process (a target's nine settings, the appendix's 30 shares of the lexicon)."""
     from mtmeta.metrics.meteor.lexicon import make_stemmer
 
     simplemma_lemma = make_stemmer(lang, "lemma")
