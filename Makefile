@@ -30,6 +30,7 @@ check-results: setup
 
 # The 15 most expensive rules of the last run, from results/benchmarks/ (also written to benchmarks/).
 study-timing: setup
+	$(BIN)/python benchmarks/study_timing.py noop -- $(BIN)/snakemake --cores $(CORES)
 	$(BIN)/python benchmarks/study_timing.py table --out benchmarks/study_timing.md
 
 test: setup

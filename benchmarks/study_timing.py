@@ -1,11 +1,15 @@
 """Time the whole study, and turn its per-job benchmarks into a table of the most expensive rules.
 
     .venv/bin/python benchmarks/study_timing.py run -- .venv/bin/snakemake --cores 2
+    .venv/bin/python benchmarks/study_timing.py noop [--repeats 3] -- .venv/bin/snakemake --cores 2
     .venv/bin/python benchmarks/study_timing.py table [--top 15] [--out benchmarks/study_timing.md]
 
 ``run`` runs the given command (normally Snakemake on the default config), then writes its wall
 time, the peak resident memory of its largest process and the number of jobs Snakemake ran to
-``results/benchmarks/study.json``. ``table`` reads every job's ``benchmark:`` file under
+``results/benchmarks/study.json``. ``noop`` times the same command on a finished study (Snakemake
+parsing the workflow, building the DAG and finding nothing to do) and writes
+``results/benchmarks/noop.json``; it fails if the command did run jobs. ``table`` reads every
+job's ``benchmark:`` file under
 ``results/benchmarks/<rule>/`` (Snakemake's wall seconds and peak RSS per job) and writes, per rule,
 the number of jobs, the summed and the largest job time and the peak memory: the 15 most expensive
 rules and the total, with the run's wall time and peak memory when ``study.json`` exists.
@@ -26,6 +30,8 @@ from pathlib import Path
 
 BENCHMARKS = Path("results/benchmarks")
 SUMMARY = BENCHMARKS / "study.json"
+NOOP = BENCHMARKS / "noop.json"
+_NOTHING = "Nothing to be done"
 _FINISHED = re.compile(r"^(\d+) of (\d+) steps \(100%\) done", re.MULTILINE)
 
 
@@ -50,6 +56,23 @@ def run(command: list[str]) -> dict:
                "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1), "peak_rss_mb": round(peak_mb), "jobs": jobs}
     BENCHMARKS.mkdir(parents=True, exist_ok=True)
     SUMMARY.write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps(summary), file=sys.stderr)
+    return summary
+
+
+def noop(command: list[str], repeats: int = 3) -> dict:
+    """Wall seconds of ``repeats`` runs of the study command with nothing left to do."""
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = subprocess.run(command, capture_output=True, text=True)
+        seconds.append(round(time.perf_counter() - start, 2))
+        if result.returncode != 0 or _NOTHING not in result.stdout + result.stderr:
+            raise SystemExit(f"not a no-op run (exit code {result.returncode}); finish the study first:\n"
+                             + (result.stdout + result.stderr)[-2000:])
+    summary = {"command": " ".join(command), "seconds": seconds, "median_seconds": sorted(seconds)[len(seconds) // 2]}
+    BENCHMARKS.mkdir(parents=True, exist_ok=True)
+    NOOP.write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary), file=sys.stderr)
     return summary
 
@@ -92,6 +115,11 @@ def table(top: int = 15) -> str:
         lines += [f"Whole run: **{run_info['wall_seconds'] / 60:.1f} min wall**{cpu}, {run_info['jobs']} jobs, peak "
                   f"memory of the largest process {run_info['peak_rss_mb']} MB (`{run_info['command']}`, exit code "
                   f"{run_info['exit_code']}).", ""]
+    if NOOP.is_file():
+        info = json.loads(NOOP.read_text())
+        lines += [f"A no-op rerun (`{info['command']}` with nothing to do: parsing the workflow and building its DAG): "
+                  f"**{info['median_seconds']:.1f} s** median of {len(info['seconds'])} runs "
+                  f"({', '.join(f'{s:.1f}' for s in info['seconds'])} s).", ""]
     lines += [f"Job time summed over all jobs: {total:.0f} s in {sum(c['jobs'] for c in costs)} jobs "
               "(with 2 cores, wall time is at least half of that). Seconds are each job's wall time from its "
               "`benchmark:` file, CPU seconds its processes' CPU time there; memory is the job's peak resident set. "
@@ -119,6 +147,9 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="run the study command and record wall time, peak memory and jobs")
     p.add_argument("study", nargs=argparse.REMAINDER, help="the command, after --")
+    p = sub.add_parser("noop", help="time the study command on a finished study (nothing to do)")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("study", nargs=argparse.REMAINDER, help="the command, after --")
     p = sub.add_parser("table", help="the most expensive rules of the last run, as Markdown")
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--out", help="also write the table to this file")
@@ -128,6 +159,12 @@ def main() -> None:
         if not command:
             parser.error("run needs the study command after --")
         sys.exit(run(command)["exit_code"])
+    if args.command == "noop":
+        command = args.study[1:] if args.study[:1] == ["--"] else args.study
+        if not command:
+            parser.error("noop needs the study command after --")
+        noop(command, args.repeats)
+        return
     text = table(args.top)
     if args.out:
         Path(args.out).write_text(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+from functools import cache
 from pathlib import Path
 
 from mtmeta.metrics.base import Metric
@@ -40,30 +41,42 @@ def code_files(name: str) -> list[str]:
     or through those (kernels, tokenisers, shared counting; read from the files, imports inside
     functions included). The workflow makes them inputs of the metric's scoring jobs, so that editing
     one reruns exactly the metrics that use it."""
-    package = Path(__file__).parent  # .../mtmeta/metrics
-
-    def files(module: str) -> list[Path]:
-        parts = module.split(".")
-        if parts[:2] != ["mtmeta", "metrics"] or len(parts) < 3:  # the registry itself is not a metric's code
-            return []
-        path = package.joinpath(*parts[2:])
-        if path.is_dir():
-            return sorted(path.glob("*.py"))
-        return [path.with_suffix(".py")] if path.with_suffix(".py").is_file() else []
-
-    todo = files(METRICS[name].split(":")[0])
+    todo = list(_module_files(METRICS[name].split(":")[0]))
     found: set[Path] = set()
     while todo:
         path = todo.pop()
-        if path in found:
-            continue
-        found.add(path)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                todo += [f for alias in node.names for f in files(alias.name)]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                todo += files(node.module) + [f for alias in node.names for f in files(f"{node.module}.{alias.name}")]
-    return sorted(str(path.relative_to(package.parent.parent)) for path in found)
+        if path not in found:
+            found.add(path)
+            todo += _imported_files(path)
+    return sorted(str(path.relative_to(_PACKAGE.parent.parent)) for path in found)
+
+
+_PACKAGE = Path(__file__).parent  # .../mtmeta/metrics
+
+
+def _module_files(module: str) -> tuple[Path, ...]:
+    """The files of an ``mtmeta.metrics`` module (every file, for a package); none for other modules."""
+    parts = module.split(".")
+    if parts[:2] != ["mtmeta", "metrics"] or len(parts) < 3:  # the registry itself is not a metric's code
+        return ()
+    path = _PACKAGE.joinpath(*parts[2:])
+    if path.is_dir():
+        return tuple(sorted(path.glob("*.py")))
+    return (path.with_suffix(".py"),) if path.with_suffix(".py").is_file() else ()
+
+
+@cache
+def _imported_files(path: Path) -> tuple[Path, ...]:
+    """The ``mtmeta.metrics`` files one file imports. Parsed once per process: the workflow asks for
+    the code of every metric id when it builds its rules, and parsing was a third of a no-op run."""
+    imported: list[Path] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported += [f for alias in node.names for f in _module_files(alias.name)]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported += [*_module_files(node.module),
+                         *(f for alias in node.names for f in _module_files(f"{node.module}.{alias.name}"))]
+    return tuple(imported)
 
 
 def required_sources(name: str, lang: str, **params) -> list[str]:

@@ -1,0 +1,39 @@
+"""benchmarks/study_timing.py: the no-op rerun is timed only when the command really had nothing to
+do, and the table reports it beside the per-rule costs."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "study_timing.py"
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("study_timing", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_noop_rerun_is_timed_and_tabled(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    timing = load()
+    job = tmp_path / "results/benchmarks/score_bleu"
+    job.mkdir(parents=True)
+    (job.parent / "score_segments").mkdir()
+    (job.parent / "score_segments" / "bleu.tsv").write_text("s\th:m:s\tmax_rss\tcpu_time\n12.5\t0:00:12\t300\t11\n")
+    quiet = [sys.executable, "-c", "print('Nothing to be done (all requested files are present and up to date).')"]
+    summary = timing.noop(quiet, repeats=3)
+    assert len(summary["seconds"]) == 3 and summary["median_seconds"] == sorted(summary["seconds"])[1]
+    assert json.loads((tmp_path / "results/benchmarks/noop.json").read_text()) == summary
+    text = timing.table()
+    assert "A no-op rerun" in text and f"**{summary['median_seconds']:.1f} s** median of 3 runs" in text
+    assert "| `score_segments` | 1 | 12.5 | 100.0% | 11.0 | 12.5 | 300 |" in text
+    # A command that ran jobs (or failed) is not a no-op: no timing is written for it.
+    (tmp_path / "results/benchmarks/noop.json").unlink()
+    with pytest.raises(SystemExit, match="not a no-op run"):
+        timing.noop([sys.executable, "-c", "print('3 of 3 steps (100%) done')"], repeats=1)
+    assert not (tmp_path / "results/benchmarks/noop.json").exists()
