@@ -36,8 +36,8 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     scoring = {rule for rule in counts if rule.startswith("score_") and not rule.startswith("score_paraphrased_")}
     assert len(scoring) == 15 + 3 + 6 and {counts[rule] for rule in scoring} == {1}
     assert {"score_bleu", "score_chrfpp", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
-    # One job per dataset x lp with system-level judgments (the evaluator set has none), all metrics at once.
-    assert counts["correlate_system_level"] == 19
+    # One job for every dataset x lp and all its metrics (19 pairs with system-level judgments).
+    assert counts["correlate_system_level"] == 1
     assert counts["plot_system_scatter"] == 15
     # Seed 000: one word2vec model per target language (en, cs, de, es, fr).
     assert counts["tokenize_corpus"] == counts["train_embeddings"] == 5
@@ -55,8 +55,8 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["index_wordnet"] == counts["index_paraphrase_table"] == 1  # METEOR's cached indexes
     assert counts["extract_archive"] == 4 + 2
     # Meta-evaluation: segment level everywhere, bootstrap and Williams where systems are judged.
-    assert counts["correlate_segment_level"] == 20
-    assert counts["bootstrap_system_level"] == counts["test_significance"] == 19
+    assert counts["correlate_segment_level"] == 1  # all 20 pairs in one job
+    assert counts["bootstrap_system_level"] == counts["test_significance"] == 1  # the 19 judged pairs
     assert counts["sweep_parameters"] == 4
     assert counts["table_seed001"] == counts["table_seed003"] == counts["build_ledger"] == 1
     assert counts["table_seed002"] == 2  # WMT12 and the WMT13 dev subset
@@ -72,4 +72,4 @@ def test_paper_target_builds_every_artefact(repo, tmp_path):
 def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
     counts = job_counts(output)
-    assert counts["score_meteor"] == 1 and counts["correlate_system_level"] == 19
+    assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 15

@@ -1,23 +1,25 @@
-# Meta-evaluation per dataset x language pair across all metrics: segment-level agreement,
-# bootstrap intervals of the system-level correlations, and significance between metrics.
+# Meta-evaluation of every dataset x language pair across all its metrics: segment-level agreement,
+# bootstrap intervals of the system-level correlations, and significance between metrics. Each rule
+# is one job for all pairs (one output per pair): a job's start-up (Python, pandas, scipy, numba)
+# is seconds, and each pair's work is milliseconds to a few seconds.
 
 
 rule correlate_segment_level:
     input:
-        summary="results/datasets/{dataset}/{lp}/summary.json",
-        comparisons="results/datasets/{dataset}/{lp}/comparisons.parquet",
-        segments=lp_scores("seg.parquet"),
+        summaries=prepared("summary.json"),
+        comparisons=prepared("comparisons.parquet"),
+        segments=all_pair_scores(DATASET_LPS, "seg.parquet"),
     output:
-        "results/correlations/{dataset}/{lp}/segment_level.tsv",
+        [f"results/correlations/{d}/{lp}/segment_level.tsv" for d, lp in DATASET_LPS],
     params:
-        metrics=lp_metric_specs,
+        pairs=pair_scores(DATASET_LPS, "seg.parquet"),
     log:
-        "results/logs/correlate_segment_level/{dataset}/{lp}.log",
+        "results/logs/correlate_segment_level.log",
     benchmark:
-        "results/benchmarks/correlate_segment_level/{dataset}/{lp}.tsv"
+        "results/benchmarks/correlate_segment_level.tsv"
     resources:
         mem_mb=3000,
-        runtime=10,
+        runtime=20,
     script:
         "../scripts/correlate_segment_level.py"
 
@@ -42,42 +44,45 @@ rule collect_segment_level:
 
 rule bootstrap_system_level:
     input:
-        summary="results/datasets/{dataset}/{lp}/summary.json",
-        comparisons="results/datasets/{dataset}/{lp}/comparisons.parquet",
-        human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
-        segments=lp_scores("seg.parquet"),
+        summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
+        comparisons=prepared("comparisons.parquet", SYSTEM_LEVEL_LPS),
+        human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
+        segments=all_pair_scores(SYSTEM_LEVEL_LPS, "seg.parquet"),
     output:
-        "results/correlations/{dataset}/{lp}/system_bootstrap.tsv",
+        [f"results/correlations/{d}/{lp}/system_bootstrap.tsv" for d, lp in SYSTEM_LEVEL_LPS],
     params:
-        metrics=lp_metric_specs,
+        pairs=[dict(pair, tokenized=DATASETS[pair["dataset"]].get("tokenized", False))
+               for pair in pair_scores(SYSTEM_LEVEL_LPS, "seg.parquet")],
         bootstrap=config["bootstrap"],
-        tokenized=dataset_tokenized,
     log:
-        "results/logs/bootstrap_system_level/{dataset}/{lp}.log",
+        "results/logs/bootstrap_system_level.log",
     benchmark:
-        "results/benchmarks/bootstrap_system_level/{dataset}/{lp}.tsv"
+        "results/benchmarks/bootstrap_system_level.tsv"
     resources:
         mem_mb=4000,
-        runtime=30,
+        runtime=60,
     script:
         "../scripts/bootstrap_system_level.py"
 
 
 rule test_significance:
     input:
-        summary="results/datasets/{dataset}/{lp}/summary.json",
-        human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
-        systems=lp_scores("sys.tsv"),
+        summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
+        human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
+        systems=all_pair_scores(SYSTEM_LEVEL_LPS, "sys.tsv"),
     output:
-        pairs="results/significance/{dataset}/{lp}/williams.tsv",
-        ranks="results/significance/{dataset}/{lp}/ranks.tsv",
+        pairs=[f"results/significance/{d}/{lp}/williams.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+        ranks=[f"results/significance/{d}/{lp}/ranks.tsv" for d, lp in SYSTEM_LEVEL_LPS],
     params:
-        metrics=lp_metric_specs,
+        pairs=pair_scores(SYSTEM_LEVEL_LPS, "sys.tsv"),
         level=config["significance_level"],
     log:
-        "results/logs/test_significance/{dataset}/{lp}.log",
+        "results/logs/test_significance.log",
     benchmark:
-        "results/benchmarks/test_significance/{dataset}/{lp}.tsv"
+        "results/benchmarks/test_significance.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
     script:
         "../scripts/test_significance.py"
 

@@ -102,10 +102,6 @@ def metric_resource_files(metric_id, languages):
     return list(dict.fromkeys(files))
 
 
-def dataset_tokenized(wildcards):
-    return DATASETS[wildcards.dataset].get("tokenized", False)
-
-
 def prepared(kind, pairs=None):
     return [f"results/datasets/{d}/{lp}/{kind}" for d, lp in (pairs or DATASET_LPS)]
 
@@ -114,18 +110,18 @@ def all_segment_scores():
     return [f"results/scores/{d}/{lp}/{m}.seg.parquet" for d, lp in DATASET_LPS for m in METRICS_FOR[(d, lp)]]
 
 
-def lp_scores(kind):
-    """Input function: one score file per metric scored on the wildcards' dataset x lp."""
+def pair_scores(pairs, kind):
+    """Per (dataset, lp): its metrics' specs and score files, for a rule that handles many pairs in one
+    job (the files are its inputs too, flattened: see all_pair_scores)."""
+    return [
+        {"dataset": d, "lp": lp, "metrics": [metric_entry(m) for m in METRICS_FOR[(d, lp)]],
+         "files": [f"results/scores/{d}/{lp}/{m}.{kind}" for m in METRICS_FOR[(d, lp)]]}
+        for d, lp in pairs
+    ]
 
-    def files(wildcards):
-        pair = (wildcards.dataset, wildcards.lp)
-        return [f"results/scores/{pair[0]}/{pair[1]}/{m}.{kind}" for m in METRICS_FOR[pair]]
 
-    return files
-
-
-def lp_metric_specs(wildcards):
-    return [metric_entry(m) for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]]
+def all_pair_scores(pairs, kind):
+    return [path for pair in pair_scores(pairs, kind) for path in pair["files"]]
 
 
 def sweep_config(wildcards):

@@ -2,19 +2,20 @@
 
 
 rule correlate_system_level:
-    # One job per dataset x lp for all its metrics: the work is milliseconds, a job's start-up is not.
+    # One job for every dataset x lp and all its metrics: the work is milliseconds, a job's start-up
+    # (Python, pandas, scipy) is seconds.
     input:
-        systems=lp_scores("sys.tsv"),
-        human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
-        summary="results/datasets/{dataset}/{lp}/summary.json",
+        systems=all_pair_scores(SYSTEM_LEVEL_LPS, "sys.tsv"),
+        human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
+        summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
     output:
-        "results/correlations/{dataset}/{lp}/system_level.tsv",
+        [f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in SYSTEM_LEVEL_LPS],
     params:
-        metrics=lp_metric_specs,
+        pairs=pair_scores(SYSTEM_LEVEL_LPS, "sys.tsv"),
     log:
-        "results/logs/correlate_system_level/{dataset}/{lp}.log",
+        "results/logs/correlate_system_level.log",
     benchmark:
-        "results/benchmarks/correlate_system_level/{dataset}/{lp}.tsv"
+        "results/benchmarks/correlate_system_level.tsv"
     resources:
         mem_mb=1000,
         runtime=10,

@@ -1,4 +1,4 @@
-"""Rule correlate_segment_level: every metric's agreement with the pairwise human comparisons of one dataset x lp."""
+"""Rule correlate_segment_level: every metric's agreement with the pairwise human comparisons of each dataset x lp."""
 
 import json
 
@@ -11,13 +11,15 @@ from mtmeta.tables import segment_level_agreement
 
 def main(snakemake):
     configure(snakemake.log[0])
-    summary = json.loads(open(snakemake.input.summary).read())
-    comparisons = pd.read_parquet(snakemake.input.comparisons)
-    rows = []
-    for spec, path in zip(snakemake.params.metrics, snakemake.input.segments, strict=True):
-        direction = metrics.metric_class(spec["name"]).higher_is_better
-        rows.append(segment_level_agreement(summary, comparisons, pd.read_parquet(path), spec["id"], direction))
-    pd.concat(rows, ignore_index=True).to_csv(snakemake.output[0], sep="\t", index=False, float_format="%.17g")
+    for number, pair in enumerate(snakemake.params.pairs):
+        summary = json.loads(open(snakemake.input.summaries[number]).read())
+        comparisons = pd.read_parquet(snakemake.input.comparisons[number])
+        rows = []
+        for spec, path in zip(pair["metrics"], pair["files"], strict=True):
+            direction = metrics.metric_class(spec["name"]).higher_is_better
+            rows.append(segment_level_agreement(summary, comparisons, pd.read_parquet(path), spec["id"], direction))
+        pd.concat(rows, ignore_index=True).to_csv(snakemake.output[number], sep="\t", index=False,
+                                                  float_format="%.17g")
 
 
 main(snakemake)  # noqa: F821

@@ -1,4 +1,5 @@
-"""Rule test_significance: Williams' test for every pair of metrics, and WMT-style ranks."""
+"""Rule test_significance: Williams' test for every pair of metrics, and WMT-style ranks, for each
+dataset x lp."""
 
 import json
 
@@ -11,20 +12,23 @@ from mtmeta.logsetup import configure
 
 def main(snakemake):
     configure(snakemake.log[0])
-    summary = json.loads(open(snakemake.input.summary).read())
-    specs = snakemake.params.metrics
-    systems = {spec["id"]: pd.read_csv(path, sep="\t")
-               for spec, path in zip(specs, snakemake.input.systems, strict=True)}
-    directions = {spec["id"]: metrics.metric_class(spec["name"]).higher_is_better for spec in specs}
-    pairs = williams_table(summary, pd.read_csv(snakemake.input.human_scores, sep="\t"), systems, directions)
-    pairs.to_csv(snakemake.output.pairs, sep="\t", index=False, float_format="%.17g")
-    pearson = dict(zip(pairs["metric_1"], pairs["r_1"], strict=False))
-    p_values = {(a, b): p for a, b, p in zip(pairs["metric_1"], pairs["metric_2"], pairs["p_one_sided"], strict=True)}
-    ranks = clusters(pearson, p_values, snakemake.params.level)
-    pd.DataFrame({"dataset": summary["dataset"], "lp": summary["lp"], "metric": list(ranks),
-                  "pearson": [pearson[m] for m in ranks], "rank": list(ranks.values()),
-                  "test": f"williams|one-sided|level:{snakemake.params.level}"}).to_csv(
-        snakemake.output.ranks, sep="\t", index=False, float_format="%.17g")
+    level = snakemake.params.level
+    for number, pair in enumerate(snakemake.params.pairs):
+        summary = json.loads(open(snakemake.input.summaries[number]).read())
+        specs = pair["metrics"]
+        systems = {spec["id"]: pd.read_csv(path, sep="\t") for spec, path in zip(specs, pair["files"], strict=True)}
+        directions = {spec["id"]: metrics.metric_class(spec["name"]).higher_is_better for spec in specs}
+        pairs = williams_table(summary, pd.read_csv(snakemake.input.human_scores[number], sep="\t"), systems,
+                               directions)
+        pairs.to_csv(snakemake.output.pairs[number], sep="\t", index=False, float_format="%.17g")
+        pearson = dict(zip(pairs["metric_1"], pairs["r_1"], strict=False))
+        p_values = {(a, b): p for a, b, p in zip(pairs["metric_1"], pairs["metric_2"], pairs["p_one_sided"],
+                                                 strict=True)}
+        ranks = clusters(pearson, p_values, level)
+        pd.DataFrame({"dataset": summary["dataset"], "lp": summary["lp"], "metric": list(ranks),
+                      "pearson": [pearson[m] for m in ranks], "rank": list(ranks.values()),
+                      "test": f"williams|one-sided|level:{level}"}).to_csv(
+            snakemake.output.ranks[number], sep="\t", index=False, float_format="%.17g")
 
 
 main(snakemake)  # noqa: F821
