@@ -63,28 +63,16 @@ def metric_entry(metric_id):
     return {"id": metric_id, "name": name, "params": params}
 
 
-def metric_params(wildcards):
-    return metric_entry(wildcards.metric)
-
-
 def repo_file(path):
     """A file of the repository (not of the working directory), as a path relative to the latter."""
     return os.path.relpath(Path(workflow.basedir) / path, Path.cwd())
 
 
-def metric_code(wildcards):
-    """The metric's code (its module and the mtmeta.metrics modules it imports): editing one of
-    them reruns the scores of the metrics that use it, and only those."""
-    return metric_code_files(wildcards.metric)
-
-
 def metric_code_files(metric_id):
+    """The metric's code (its module and the mtmeta.metrics modules it imports): as inputs of its
+    scoring rules, editing one of them reruns the scores of the metrics that use it, and only those."""
     name, _ = metric_spec(config, metric_id)
     return [repo_file(Path("src") / path) for path in metric_registry.code_files(name)]
-
-
-def metric_resources(wildcards):
-    return metric_resource_files(wildcards.metric, [wildcards.lp.split("-")[1]])
 
 
 def metric_resource_files(metric_id, languages):
