@@ -50,6 +50,21 @@ def test_english_every_module(fetch_sources):
     assert len(compiled) == 600 and (compiled[:, 4:20].reshape(-1, 4, 4).sum(axis=(0, 2)) > 0).all()  # all modules
 
 
+@pytest.mark.parametrize("beam", [1, 3])
+def test_narrow_beams(fetch_sources, beam):
+    """With a beam far below the number of paths a step makes, the compiled search keeps exactly the
+    paths the reference's full stable sort keeps (ties included). Czech: every module (exact, stem,
+    thesaurus synonyms and paraphrases), and the table loads in seconds."""
+    resources, rows = segments(fetch_sources, "meteor-backends-cs", ["wmt12_data", "function_words_en", "thesaurus_cs"],
+                               "wmt12", "en-cs", 300)
+    compiled, python = both_backends(resources, rows, "cs", beam=beam)
+    np.testing.assert_array_equal(compiled, python)
+    wide = metrics.get("meteor", lang="cs", resources=str(resources))
+    wide = np.vstack([wide.stats(g["hypothesis"].tolist(), [g["reference"].tolist()])
+                      for _, g in rows.groupby("system", sort=True)])
+    assert (compiled != wide).any(), "a narrow beam should change some alignments, or the test shows nothing"
+
+
 def test_czech_preset(fetch_sources):
     resources, rows = segments(fetch_sources, "meteor-backends-cs", ["wmt12_data", "function_words_en", "thesaurus_cs"],
                                "wmt12", "en-cs", 500)

@@ -5,6 +5,7 @@ import pytest
 
 from mtmeta import metrics
 from mtmeta.data.fetch import fetch, plan_fetch
+from mtmeta.errors import ConfigError
 from mtmeta.metrics.meteor import scoring
 from mtmeta.metrics.meteor.aligner import Aligner, count_chunks, exact_matcher, paraphrase_matcher, stem_matcher
 from mtmeta.metrics.meteor.lexicon import ParaphraseTable, make_stemmer
@@ -176,3 +177,9 @@ def test_weighted_corpus_score_equals_repeating_segments(resources):
     stats = metric.stats(["the cat sat", "b a", "a b c"], [["the cat sat", "a b", "a c b"]])
     weights = np.array([3, 1, 2])
     assert metric.corpus_score_weighted(stats, weights) == metric.corpus_score(np.repeat(stats, weights, axis=0))
+
+
+@pytest.mark.parametrize("beam", [0, -3, 2.5, True, "40"])
+def test_beam_must_be_a_positive_whole_number(resources, beam):
+    with pytest.raises(ConfigError, match=r"beam must be a whole number >= 1"):
+        meteor(resources, beam=beam)

@@ -104,6 +104,9 @@ class METEOR(Metric):
         self.gamma = base.gamma if gamma is None else float(gamma)
         self.delta = base.delta if delta is None else float(delta)
         self.full_match_rule = base.full_match_rule if full_match_rule is None else bool(full_match_rule)
+        if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
+            raise ConfigError(f"meteor: beam must be a whole number >= 1 (paths kept per reference position), "
+                              f"got {beam!r}")
         self.beam = beam
         self.stemmer = stemmer
         self.paraphrase = paraphrase or ("meteor" if lang in METEOR_TABLES else "mythes")
