@@ -137,3 +137,43 @@ def test_compiled_counts_equal_sacrebleus(params):
 def test_unknown_backend():
     with pytest.raises(ConfigError, match="unknown backend"):
         metrics.get("bleu", backend="numba")
+
+
+@pytest.mark.parametrize("smooth_method, smooth_value", [("exp", None), ("none", None), ("floor", None),
+                                                         ("floor", 0.3), ("add-k", None), ("add-k", 2)])
+@pytest.mark.parametrize("effective_order", [False, True])
+@pytest.mark.parametrize("order", [1, 2, 4, 6])
+def test_compiled_scores_equal_compute_bleu_to_the_last_bit(smooth_method, smooth_value, effective_order, order):
+    """Every branch of sacrebleu's compute_bleu: zero matches at some orders, no n-grams of higher
+    orders (short segments), empty hypotheses, brevity penalty, fractional (soft) matches."""
+    from mtmeta.metrics.bleu import bleu_rows
+
+    rng = np.random.default_rng(order)
+    rows = []
+    for _ in range(3000):
+        hyp_len, ref_len = int(rng.integers(0, 12)), int(rng.integers(0, 12))
+        total = [max(hyp_len - n, 0) for n in range(order)]
+        correct = [int(rng.integers(0, t + 1)) if rng.random() < 0.7 else 0 for t in total]
+        if rng.random() < 0.3:  # soft credit: fractions of a match
+            correct = [c + float(rng.random()) * (t - c) for c, t in zip(correct, total, strict=True)]
+        rows.append([hyp_len, ref_len, *correct, *total])
+    rows.append([10**6, 10**6 + 7, *([10**6 - 5] * order), *([10**6] * order)])  # corpus-sized totals
+    ours = bleu_rows(np.array(rows, dtype=float), order, smooth_method, smooth_value, effective_order)
+    theirs = [sacrebleu.BLEU.compute_bleu(row[2 : 2 + order], row[2 + order :], int(row[0]), int(row[1]),
+                                          smooth_method, smooth_value, effective_order, order).score for row in rows]
+    assert ours.tolist() == theirs  # bit for bit
+    assert len({round(x, 6) for x in theirs}) > 100 and 0.0 in theirs
+
+
+def test_segment_scores_are_sacrebleus_sentence_scores_bit_for_bit():
+    rng = np.random.default_rng(3)
+    words = "the a dog cat bit man him had just bitten first was not".split()
+    hyps = [" ".join(rng.choice(words, rng.integers(0, 15))) for _ in range(400)]
+    refs = [" ".join(rng.choice(words, rng.integers(1, 15))) for _ in range(400)]
+    compiled, reference = metrics.get("bleu"), metrics.get("bleu", backend="sacrebleu")
+    stats = compiled.stats(hyps, [refs])
+    assert compiled.segment_scores(stats).tolist() == reference.segment_scores(stats).tolist()
+    assert compiled.corpus_score(stats) == reference.corpus_score(stats)
+    weights = rng.integers(0, 3, size=(5, len(hyps))).astype(float)
+    totals = weights @ stats.astype(float)
+    assert compiled.score_totals(totals).tolist() == reference.score_totals(totals).tolist()

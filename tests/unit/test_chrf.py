@@ -80,3 +80,30 @@ def test_symbols_are_dense_ranks():
 def test_unknown_backend_is_a_config_error():
     with pytest.raises(ConfigError, match="unknown backend 'fast'"):
         metrics.get("chrf", backend="fast")
+
+
+@pytest.mark.parametrize("beta", [1, 2, 3])
+@pytest.mark.parametrize("eps_smoothing", [False, True])
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_compiled_scores_equal_sacrebleus_f_score_to_the_last_bit(beta, eps_smoothing, word_order):
+    """Every branch of sacrebleu's _compute_f_score: orders without hypothesis or reference n-grams,
+    orders without matches, empty segments; rows of segment and of corpus size."""
+    compiled = metrics.get("chrf", beta=beta, eps_smoothing=eps_smoothing, word_order=word_order)
+    reference = metrics.get("chrf", beta=beta, eps_smoothing=eps_smoothing, word_order=word_order,
+                            backend="sacrebleu")
+    rng = np.random.default_rng(beta + 10 * word_order)
+    orders = 6 + word_order
+    rows = []
+    for _ in range(3000):
+        row = []
+        for _ in range(orders):
+            n_hyp = int(rng.integers(0, 9)) * (rng.random() < 0.9)
+            n_ref = int(rng.integers(0, 9)) * (rng.random() < 0.9)
+            row += [n_hyp, n_ref, int(rng.integers(0, min(n_hyp, n_ref) + 1))]
+        rows.append(row)
+    stats = np.array(rows, dtype=np.int64)
+    assert compiled.segment_scores(stats).tolist() == reference.segment_scores(stats).tolist()
+    assert compiled.corpus_score(stats) == reference.corpus_score(stats)
+    totals = rng.integers(0, 3, size=(7, len(stats))).astype(float) @ stats.astype(float)
+    assert compiled.score_totals(totals).tolist() == reference.score_totals(totals).tolist()
+    assert len({round(x, 6) for x in reference.segment_scores(stats).tolist()}) > 100

@@ -124,6 +124,12 @@ def test_signature_and_errors():
         soft(floor=-0.1)
     with pytest.raises(ConfigError, match="method"):
         soft(method="cosine")
+    stats = metric.stats([HYP], [[REF]])
+    for backend in ("compiled", "python"):  # weighted lengths must stay counts (sacrebleu formats them as integers)
+        metric.backend = backend
+        for weights in ([0.37], [1.7]):
+            with pytest.raises(ValueError, match="lengths must be whole numbers"):
+                metric.corpus_score_weighted(stats, np.array(weights))
     required = metrics.metric_class("softbleu").required_files("cs", embeddings="m")
     assert required == ["results/embeddings/m/cs/vectors.bin"]
 
@@ -299,6 +305,14 @@ def test_compiled_backend_gives_the_per_segment_statistics(params):
         metric = metrics.get("softbleu", lang="en", vectors=Vectors(words, matrix), backend=backend, **params)
         rows[backend] = np.vstack([metric.stats(hyps[:150], [refs[:150]]), metric.stats(hyps[150:], [refs[150:]])])
     np.testing.assert_array_equal(rows["compiled"], rows["python"])
+    # Scores: the compiled copy of sacrebleu's compute_bleu against sacrebleu itself (python backend),
+    # bit for bit, on fractional soft credit; corpus scores and bootstrap-style weighted totals too.
+    compiled, python = (metrics.get("softbleu", lang="en", vectors=vectors, backend=b, **params)
+                        for b in ("compiled", "python"))
+    assert compiled.segment_scores(rows["compiled"]).tolist() == python.segment_scores(rows["compiled"]).tolist()
+    assert compiled.corpus_score(rows["compiled"]) == python.corpus_score(rows["compiled"])
+    totals = rng.integers(0, 3, size=(5, len(hyps))).astype(float) @ rows["compiled"]
+    assert compiled.score_totals(totals).tolist() == python.score_totals(totals).tolist()
     soft = rows["compiled"][:, 6:10]
     assert (soft[:, 0] > 0).sum() > 100 and (not params.get("phrase") or (soft[:, 1:] > 0).sum() > 50)
     assert vectors.unit.shape == (30, 6)

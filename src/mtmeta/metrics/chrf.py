@@ -4,7 +4,9 @@ Statistics are sacrebleu's per-segment character (and word) n-gram counts of the
 reference; the corpus score comes from summed statistics, as in ``sacrebleu.corpus_chrf``.
 Text goes through sacrebleu's own preprocessing and word split; the n-gram matches are counted by
 :mod:`mtmeta.metrics.ngrams` (the same counts, checked on real data), and the best of several
-references is chosen with sacrebleu's F-score. ``backend="sacrebleu"`` counts with sacrebleu itself.
+references is chosen with sacrebleu's F-score. Scores from statistics come from a compiled copy of
+sacrebleu's F-score (:mod:`mtmeta.metrics.score_kernel`, the same bits). ``backend="sacrebleu"``
+counts and scores with sacrebleu itself.
 """
 
 from __future__ import annotations
@@ -85,6 +87,28 @@ class CHRF(SacrebleuMetric):
             if f_score > best[k]:  # sacrebleu's rule: the first reference with the highest F-score
                 best[k], out[k] = f_score, pair_stats[pair]
         return out
+
+    # Scores from statistics: sacrebleu's _compute_f_score, compiled (the same bits; see score_kernel).
+    def _scores(self, rows: np.ndarray) -> np.ndarray:
+        from mtmeta.metrics.score_kernel import chrf_scores
+
+        metric = self._metric
+        rows = np.ascontiguousarray(rows, dtype=np.float64).reshape(-1, len(self.stat_names))
+        return chrf_scores(rows, metric.order, float(metric.beta ** 2), bool(metric.eps_smoothing))
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        return super().segment_scores(stats) if self.backend == "sacrebleu" else self._scores(stats)
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return super().corpus_score(stats) if self.backend == "sacrebleu" else float(self._scores(stats.sum(axis=0))[0])
+
+    def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
+        if self.backend == "sacrebleu":
+            return super().corpus_score_weighted(stats, weights)
+        return float(self._scores((np.asarray(weights)[:, None] * stats).sum(axis=0))[0])
+
+    def score_totals(self, totals: np.ndarray) -> np.ndarray:
+        return super().score_totals(totals) if self.backend == "sacrebleu" else self._scores(totals)
 
 
 class CHRFPlusPlus(CHRF):

@@ -46,7 +46,7 @@ from mtmeta import __version__
 from mtmeta.embeddings import Vectors, load_vectors
 from mtmeta.errors import ConfigError
 from mtmeta.metrics.base import Metric, check_references
-from mtmeta.metrics.bleu import BLEU
+from mtmeta.metrics.bleu import BLEU, bleu_rows
 
 METHODS = ("similarity", "generation")
 NEIGHBOURS_FILE = "neighbours.cache.json.gz"  # beside the vectors
@@ -338,17 +338,34 @@ class SoftBLEU(Metric):
         return sacrebleu.BLEU.compute_bleu(correct, total, *lengths, self.smooth_method, self.smooth_value,
                                            effective_order, n).score
 
+    def _bleu_rows(self, stats: np.ndarray, effective_order: bool) -> np.ndarray:
+        """BLEU of each statistics row: sacrebleu's compute_bleu row by row for the python backend (the
+        reference), the compiled copy of it (the same bits) otherwise."""
+        stats = np.atleast_2d(stats)
+        if self.backend == "python":
+            return np.array([self._bleu_of(row, effective_order) for row in stats], dtype=float)
+        n = self.order
+        rows = np.empty((len(stats), 2 + 2 * n))
+        rows[:, :2] = stats[:, :2]
+        whole = np.isfinite(rows[:, :2]) & (rows[:, :2] == np.floor(rows[:, :2]))
+        if not whole.all():
+            value = rows[:, :2][~whole][0]
+            raise ValueError(f"softbleu: lengths must be whole numbers (integer weights), got {value}")
+        rows[:, 2 : 2 + n] = stats[:, 2 : 2 + n] + stats[:, 2 + n : 2 + 2 * n]
+        rows[:, 2 + n :] = stats[:, 2 + 2 * n :]
+        return bleu_rows(rows, n, self.smooth_method, self.smooth_value, effective_order)
+
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:
-        return np.array([self._bleu_of(row, True) for row in np.atleast_2d(stats)])
+        return self._bleu_rows(stats, True)
 
     def corpus_score(self, stats: np.ndarray) -> float:
-        return self._bleu_of(stats.sum(axis=0), False)
+        return float(self._bleu_rows(stats.sum(axis=0), False)[0])
 
     def corpus_score_weighted(self, stats: np.ndarray, weights: np.ndarray) -> float:
-        return self._bleu_of((np.asarray(weights)[:, None] * stats).sum(axis=0), False)
+        return float(self._bleu_rows((np.asarray(weights)[:, None] * stats).sum(axis=0), False)[0])
 
     def score_totals(self, totals: np.ndarray) -> np.ndarray:
-        return np.array([self._bleu_of(row, False) for row in totals], dtype=float)
+        return self._bleu_rows(totals, False)
 
     def signature(self) -> str:
         digest = self.vectors.digest[:12] if self.vectors.digest else "unhashed"
