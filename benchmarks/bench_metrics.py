@@ -23,7 +23,7 @@ core, in one run, and the script prints a Markdown table with wall times and rat
   at least 10x faster;
 - ``sweep``: a 21 x 21 alpha x gamma METEOR sweep re-scored from cached statistics over every WMT13
   into-English segment (taken from results/scores/wmt13/*/meteor.seg.parquet when present);
-- ``bootstrap``: ``mtmeta.analysis.bootstrap_table`` (``--draws`` draws) for WMT12 en-cs over every metric
+- ``bootstrap``: ``mtmeta.metaeval.bootstrap.bootstrap_table`` (``--draws`` draws) for WMT12 en-cs over every metric
   with a results/scores/wmt12/en-cs/<metric>.seg.parquet; target: at most 5 s per language pair;
 - ``job``: the wall time of a whole Python process (start to exit) that computes one system-level
   correlation (BLEU, WMT12 en-cs) as the workflow's correlate_system_level job does; target: under 1 s.
@@ -172,7 +172,7 @@ from nltk.corpus import wordnet
 wordnet.ensure_loaded()
 name, hyps, refs = systems({path!r})[0]
 hyps, refs = hyps[:{n}], refs[:{n}]
-from mtmeta.metrics.tokenize import tokenizer
+from mtmeta.data.tokenize import tokenizer
 tok = tokenizer("13a", True)
 pairs = [(tok(h), tok(r)) for h, r in zip(hyps, refs)]
 meteor_score([["warm", "up"]], ["warm", "up"])
@@ -217,7 +217,7 @@ finish(time.perf_counter() - start, segments=len(stats), settings=441)
 BOOTSTRAP = """
 import glob, os
 from mtmeta import metrics
-from mtmeta.analysis import bootstrap_table
+from mtmeta.metaeval.bootstrap import bootstrap_table
 from mtmeta.config import load_config, metric_spec
 root, scores = {root!r}, {scores!r}
 paths = sorted(glob.glob(scores + "/*.seg.parquet"))
@@ -244,12 +244,12 @@ finish(end - start, total_seconds=end - begin, metrics=len(tables), rows=len(tab
 JOB_MINIMAL = """
 import json, sys
 import pandas as pd
-import mtmeta.tables
+import mtmeta.metaeval.system_level
 root = {root!r}
 summary = json.loads(open(root + "/summary.json").read())
 human = pd.read_csv(root + "/human_scores.tsv", sep="\\t")
 systems = pd.read_csv({systems!r}, sep="\\t")
-table = mtmeta.tables.system_level_correlations(summary, human, systems, "bleu")
+table = mtmeta.metaeval.system_level.system_level_correlations(summary, human, systems, "bleu")
 table.to_csv(sys.argv[1], sep="\\t", index=False, float_format="%.17g")
 """
 
@@ -258,7 +258,7 @@ import json, sys
 import pandas as pd
 from mtmeta import metrics
 from mtmeta.logsetup import configure
-from mtmeta.tables import system_level_correlations
+from mtmeta.metaeval.system_level import system_level_correlations
 configure(sys.argv[1] + ".log")
 root = {root!r}
 summary = json.loads(open(root + "/summary.json").read())
@@ -476,7 +476,7 @@ def section_sweep(args) -> list[str]:
 
 def section_bootstrap(args) -> list[str]:
     lines = [f"## Bootstrap of system-level correlations (WMT12 en-cs, {args.draws} draws)", "",
-             "`mtmeta.analysis.bootstrap_table` over every metric with a "
+             "`mtmeta.metaeval.bootstrap.bootstrap_table` over every metric with a "
              f"`{WMT12_EN_CS_SCORES}/<metric>.seg.parquet` (metric objects from the config's specs, target "
              "language cs); seconds of the call, and of the whole step with reading the inputs and building the "
              "metric objects. Target: <= 5 s per language pair.", ""]
@@ -497,8 +497,9 @@ def section_job(args) -> list[str]:
     lines = ["## A trivial job: one system-level correlation (BLEU, WMT12 en-cs)", "",
              "Wall time of a whole Python process, from its start to its exit, timed by the benchmark around "
              f"`subprocess.run` ({args.job_repeats} runs: median, first and fastest). It reads `bleu.sys.tsv`, "
-             "`human_scores.tsv` and `summary.json`, calls `mtmeta.tables.system_level_correlations` and writes "
-             "the TSV to a temporary file. Minimal: imports pandas and mtmeta.tables only; as the script: also "
+             "`human_scores.tsv` and `summary.json`, calls "
+             "`mtmeta.metaeval.system_level.system_level_correlations` and writes the TSV to a temporary file. "
+             "Minimal: imports pandas and mtmeta.metaeval.system_level only; as the script: also "
              "`mtmeta.metrics` (for the metric's direction) and the log set-up, as "
              "workflow/scripts/correlate_system_level.py does (Snakemake's own start-up is not counted). "
              "Target: < 1 s.", ""]
@@ -506,7 +507,8 @@ def section_job(args) -> list[str]:
     if skip:
         return lines + [na(skip)]
     lines += ["| job | median s | first s | fastest s | target |", "|---|---:|---:|---:|---|"]
-    for label, code in (("minimal (pandas + mtmeta.tables)", JOB_MINIMAL), ("as the script", JOB_AS_SCRIPT)):
+    for label, code in (("minimal (pandas + mtmeta.metaeval.system_level)", JOB_MINIMAL),
+                        ("as the script", JOB_AS_SCRIPT)):
         result = time_process(code.format(root=WMT12_EN_CS, systems=systems), args.job_repeats)
         print("job", label, result, file=sys.stderr)
         target = verdict(result["seconds"] < 1) + " (< 1 s)" if "seconds" in result else "n/a"

@@ -171,8 +171,3 @@ def metric_spec(config: dict, metric_id: str) -> tuple[str, dict]:
     if settings is None:
         return metric_id, {}
     return settings["metric"], dict(settings.get("params", {}))
-
-
-def judgment_source(dataset: dict, lp: str) -> str:
-    judgments = dataset["judgments"]
-    return judgments[lp] if isinstance(judgments, dict) else judgments

@@ -41,7 +41,7 @@ def _compare(extracted: str, layout: dict, dataset: str, lp: str) -> dict:
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
     from mtmeta import metrics
-    from mtmeta.metrics.tokenize import accelerated
+    from mtmeta.data.tokenize import accelerated
 
     segments = load_segments(extracted, Layout.from_config(layout), lp)
     ours, theirs = accelerated(Tokenizer13a()), Tokenizer13a()

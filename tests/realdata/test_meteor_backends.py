@@ -103,7 +103,7 @@ def compiled_candidates(arrays, pairs):
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_paraphrase_candidates_equal_direct_lookup(fetch_sources, lang):
-    from mtmeta.metrics.meteor.lexicon import ParaphraseTable, reference_phrases
+    from mtmeta.lexicons.paraphrases import ParaphraseTable, reference_phrases
 
     if lang == "en":
         params = {"paraphrase": str(meteor_english_table())}
@@ -132,8 +132,8 @@ def test_paraphrase_candidates_equal_direct_lookup(fetch_sources, lang):
 def test_whole_english_table_gives_the_candidates_of_the_selected_entries(tmp_path, fetch_sources):
     """METEOR's default English set-up reads Meteor's whole table from its integer arrays; the
     candidates equal those of the entries selected for the references, looked up directly."""
+    from mtmeta.lexicons.paraphrases import ParaphraseTable, read_meteor_paraphrases, reference_phrases
     from mtmeta.metrics.meteor import indexes
-    from mtmeta.metrics.meteor.lexicon import ParaphraseTable, read_meteor_paraphrases, reference_phrases
     from mtmeta.metrics.meteor.phrases import PhraseArrays
 
     table = meteor_english_table()

@@ -16,7 +16,7 @@ import pytest
 from mtmeta import metrics
 from mtmeta.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
-from mtmeta.metrics.tokenize import tokenizer
+from mtmeta.data.tokenize import tokenizer
 
 pytestmark = pytest.mark.realdata
 N_SEGMENTS = 600

@@ -3,13 +3,13 @@
 import pytest
 
 from mtmeta import metrics
-from mtmeta import parmesan_study as ps
-from mtmeta.align import align_segments, parse_links
 from mtmeta.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
 from mtmeta.data.prepare import source_file
-from mtmeta.metrics.tokenize import tokenizer
-from mtmeta.scoring import score_segments
+from mtmeta.data.tokenize import tokenizer
+from mtmeta.metrics.scoring import score_segments
+from mtmeta.parmesan import study as ps
+from mtmeta.parmesan.alignment import align_segments, parse_links
 
 pytestmark = pytest.mark.realdata
 

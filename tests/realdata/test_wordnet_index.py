@@ -2,8 +2,8 @@
 
 import pytest
 
+from mtmeta.lexicons.wordnet import WordNetSynsets
 from mtmeta.metrics.meteor import indexes
-from mtmeta.metrics.meteor.lexicon import WordNetSynsets
 
 pytestmark = pytest.mark.realdata
 
@@ -15,7 +15,7 @@ def test_synonym_index_equals_nltk_wordnet(fetch_sources, tmp_path):
     index, nltk_reader = indexes.SynonymIndex(path), WordNetSynsets(source)
     words = ["dogs", "went", "better", "Geese", "running", "mice", "happier", "was", "does", "threatening", "ran",
              "axes", "xyzzy", "", "New", "churches", "fly", "flies", "best", "leaves", "saw"]
-    words += [lemma for lemma in list(nltk_reader._reader._lemma_pos_offset_map)[::97]]
+    words += [lemma for lemma in list(nltk_reader.reader._lemma_pos_offset_map)[::97]]
     for word in words:
         assert index.synsets(word) == nltk_reader.synsets(word), word
     assert len(index.synsets("dogs")) > 5 and index.synsets("xyzzy") == frozenset()

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mtmeta.analysis import bootstrap_table, clusters, williams_table
+from mtmeta.metaeval.bootstrap import bootstrap_table
+from mtmeta.metaeval.significance import clusters, williams_table
 from mtmeta.stats.human import system_scores
 
 SUMMARY = {"dataset": "d", "lp": "en-cs"}

@@ -3,13 +3,8 @@ import gzip
 import pytest
 
 from mtmeta.errors import ConfigError, InputError
-from mtmeta.metrics.meteor.lexicon import (
-    MyThes,
-    ParaphraseTable,
-    filter_paraphrases,
-    read_meteor_paraphrases,
-    reference_phrases,
-)
+from mtmeta.lexicons.mythes import MyThes
+from mtmeta.lexicons.paraphrases import ParaphraseTable, filter_paraphrases, read_meteor_paraphrases, reference_phrases
 
 
 def write_gz(path, text, encoding="utf-8", bom=False):

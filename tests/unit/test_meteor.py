@@ -6,9 +6,10 @@ import pytest
 from mtmeta import metrics
 from mtmeta.data.fetch import fetch, plan_fetch
 from mtmeta.errors import ConfigError
+from mtmeta.lexicons.paraphrases import ParaphraseTable
+from mtmeta.lexicons.stemmers import make_stemmer
 from mtmeta.metrics.meteor import scoring
 from mtmeta.metrics.meteor.aligner import Aligner, count_chunks, exact_matcher, paraphrase_matcher, stem_matcher
-from mtmeta.metrics.meteor.lexicon import ParaphraseTable, make_stemmer
 
 
 @pytest.fixture

@@ -8,15 +8,10 @@ import pytest
 import yaml
 from scipy import stats
 
-from mtmeta.paper import (
-    LEDGER_COLUMNS,
-    SEED002_VARIANTS,
-    ledger_rows,
-    overview_markdown,
-    seed001_tables,
-    seed002_table,
-    seed003_overview,
-)
+from mtmeta.paper.ledger import LEDGER_COLUMNS, ledger_rows
+from mtmeta.paper.meteor_tuning import seed001_tables
+from mtmeta.paper.overview import overview_markdown, seed003_overview
+from mtmeta.paper.parmesan import SEED002_VARIANTS, seed002_table
 
 
 def meng_by_hand(r12, r13, r23, n):

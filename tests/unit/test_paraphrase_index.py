@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
+from mtmeta.lexicons.paraphrases import ParaphraseTable, read_meteor_paraphrases
 from mtmeta.metrics.meteor import indexes
 from mtmeta.metrics.meteor.aligner import paraphrase_matcher
-from mtmeta.metrics.meteor.lexicon import ParaphraseTable, read_meteor_paraphrases
 from mtmeta.metrics.meteor.phrases import ARRAYS, PhraseArrays
 
 

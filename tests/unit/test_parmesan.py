@@ -3,7 +3,7 @@
 import pytest
 
 from mtmeta.errors import ConfigError
-from mtmeta.parmesan import Lexicon, Paraphraser
+from mtmeta.parmesan.paraphraser import Lexicon, Paraphraser
 
 # A tiny lemmatiser for the examples: forms -> lemmas, anything else is its own lemma.
 LEMMAS = {"klasické": "klasický", "klasická": "klasický", "zkoušejí": "zkoušet", "testují": "testovat",
@@ -98,7 +98,7 @@ def test_unknown_order_is_an_error():
 def test_ppmi_cosine_by_hand():
     import numpy as np
 
-    from mtmeta.distributional import ppmi_cosine
+    from mtmeta.parmesan.distributional import ppmi_cosine
 
     sentences = [["a", "x", "b"], ["c", "x", "d"], ["a", "y", "b"]]
     # Window 1, every word a context. Co-occurrence counts: x with a, b, c, d once each; y with a, b;

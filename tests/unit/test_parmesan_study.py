@@ -9,10 +9,11 @@ import pytest
 import yaml
 from test_paper import meng_by_hand  # pytest puts this directory on sys.path
 
-from mtmeta import parmesan_study as ps
-from mtmeta.analysis import correlation_rows
-from mtmeta.paper import DEPFIX_GAP, SEED002_VARIANTS, seed000_table, seed002_parmesan
-from mtmeta.parmesan import Lexicon
+from mtmeta.metaeval.significance import correlation_rows
+from mtmeta.paper.parmesan import DEPFIX_GAP, SEED002_VARIANTS, seed002_parmesan
+from mtmeta.paper.softbleu import seed000_table
+from mtmeta.parmesan import study as ps
+from mtmeta.parmesan.paraphraser import Lexicon
 
 
 def lexicon():

@@ -10,7 +10,9 @@ import pytest
 import sacrebleu
 
 from mtmeta import metrics
-from mtmeta.embeddings import Vectors, sha256_file, train
+from mtmeta.data.fetch import sha256_file
+from mtmeta.embeddings.training import train
+from mtmeta.embeddings.vectors import Vectors
 from mtmeta.errors import ConfigError, InputError
 
 
@@ -157,7 +159,7 @@ def test_vectors_cosine_and_neighbours():
 
 TRAIN = """
 import sys
-from mtmeta.embeddings import train
+from mtmeta.embeddings.training import train
 print(train(sys.argv[1], {"vector_size": 8, "min_count": 1, "epochs": 2, "seed": 3}, sys.argv[2])["sha256"])
 """
 
@@ -181,7 +183,7 @@ def test_training_is_deterministic_across_hash_seeds(tmp_path):
 
 
 def test_corpus_of_a_language_from_a_wmt_tree(tmp_path):
-    from mtmeta.embeddings import corpus_parts, study_text_files, write_corpus
+    from mtmeta.embeddings.training import corpus_parts, study_text_files, write_corpus
 
     root = tmp_path / "resources" / "tiny" / "extracted"
     files = {
@@ -231,7 +233,7 @@ def test_neighbour_cache_round_trips_exactly(tmp_path):
 def test_binary_vectors_read_as_gensim_reads_them(tmp_path):
     from gensim.models import KeyedVectors
 
-    from mtmeta.embeddings import read_word2vec_binary
+    from mtmeta.embeddings.vectors import read_word2vec_binary
 
     rng = np.random.default_rng(3)
     words = ["the", "Geschäft", "dům", "x", "supermarket", "\u4e2d"]

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mtmeta.sweeps import (
+from mtmeta.metaeval.sweeps import (
     best_settings,
     expand_grid,
     run_sweep,

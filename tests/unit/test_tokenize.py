@@ -8,7 +8,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from mtmeta import metrics
-from mtmeta.metrics.tokenize import SPACING_RULE, _RegexpPass, _spacing_table, accelerated, tokenizer
+from mtmeta.data.tokenize import SPACING_RULE, _RegexpPass, _spacing_table, accelerated, tokenizer
 
 
 def test_the_spacing_rule_is_sacrebleus_and_matches_only_its_ascii_characters():
@@ -59,7 +59,7 @@ def test_metrics_use_the_accelerated_tokeniser():
 
 @pytest.fixture
 def clean_preloads():
-    from mtmeta.metrics import tokenize
+    from mtmeta.data import tokenize
 
     before = {name: dict(known) for name, known in tokenize._KNOWN.items()}
     yield tokenize

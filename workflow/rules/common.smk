@@ -5,7 +5,8 @@ import re
 from pathlib import Path
 
 from mtmeta import metrics as metric_registry
-from mtmeta.config import judgment_source, metric_spec, metrics_of, validate_config
+from mtmeta.config import metric_spec, metrics_of, validate_config
+from mtmeta.data.prepare import judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 
 validate_config(config)

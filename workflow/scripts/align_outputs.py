@@ -3,9 +3,9 @@ on every ordered pair of the test set's texts (seed 002)."""
 
 import pandas as pd
 
-from mtmeta.align import align_segments
+from mtmeta.data.tokenize import tokenizer
 from mtmeta.logsetup import configure
-from mtmeta.metrics.tokenize import tokenizer
+from mtmeta.parmesan.alignment import align_segments
 
 
 def main(snakemake):

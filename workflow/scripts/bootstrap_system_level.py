@@ -7,8 +7,8 @@ import logging
 import pandas as pd
 
 from mtmeta import metrics
-from mtmeta.analysis import bootstrap_table
 from mtmeta.logsetup import configure
+from mtmeta.metaeval.bootstrap import bootstrap_table
 
 
 def main(snakemake):

@@ -2,9 +2,9 @@
 
 import pandas as pd
 
+from mtmeta.io import markdown_table
 from mtmeta.logsetup import configure
-from mtmeta.paper import LEDGER_COLUMNS, ledger_rows
-from mtmeta.tables import markdown_table
+from mtmeta.paper.ledger import LEDGER_COLUMNS, ledger_rows
 
 
 def main(snakemake):

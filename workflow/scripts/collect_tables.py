@@ -2,8 +2,8 @@
 
 import pandas as pd
 
+from mtmeta.io import markdown_table
 from mtmeta.logsetup import configure
-from mtmeta.tables import markdown_table
 
 
 def main(snakemake):

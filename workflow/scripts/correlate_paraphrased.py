@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtmeta.analysis import correlation_rows
 from mtmeta.logsetup import configure
+from mtmeta.metaeval.significance import correlation_rows
 
 
 def main(snakemake):

@@ -6,7 +6,7 @@ import pandas as pd
 
 from mtmeta import metrics
 from mtmeta.logsetup import configure
-from mtmeta.tables import segment_level_agreement
+from mtmeta.metaeval.segment_level import segment_level_agreement
 
 
 def main(snakemake):

@@ -6,7 +6,7 @@ import pandas as pd
 
 from mtmeta import metrics
 from mtmeta.logsetup import configure
-from mtmeta.tables import system_level_correlations
+from mtmeta.metaeval.system_level import system_level_correlations
 
 
 def main(snakemake):

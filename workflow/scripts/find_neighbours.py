@@ -5,7 +5,7 @@ import logging
 import pandas as pd
 
 from mtmeta import metrics
-from mtmeta.embeddings import Vectors
+from mtmeta.embeddings.vectors import Vectors
 from mtmeta.logsetup import configure
 
 

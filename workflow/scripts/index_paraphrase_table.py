@@ -1,9 +1,9 @@
 """Rule index_paraphrase_table: a Meteor paraphrase table as the integer arrays of METEOR's compiled matcher."""
 
 from mtmeta.data.prepare import source_file
+from mtmeta.lexicons.paraphrases import read_meteor_paraphrases
 from mtmeta.logsetup import configure
 from mtmeta.metrics.meteor.indexes import build_paraphrase_index
-from mtmeta.metrics.meteor.lexicon import read_meteor_paraphrases
 
 
 def main(snakemake):

@@ -6,13 +6,13 @@ import logging
 
 import pandas as pd
 
-from mtmeta import parmesan_study as ps
-from mtmeta.align import parse_links
 from mtmeta.data.prepare import source_file
 from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
+from mtmeta.data.tokenize import tokenizer
 from mtmeta.logsetup import configure
-from mtmeta.metrics.tokenize import tokenizer
-from mtmeta.scoring import preload_tokens
+from mtmeta.metrics.scoring import preload_tokens
+from mtmeta.parmesan import study as ps
+from mtmeta.parmesan.alignment import parse_links
 
 
 def main(snakemake):

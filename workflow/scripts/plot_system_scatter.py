@@ -3,7 +3,7 @@
 import pandas as pd
 
 from mtmeta.logsetup import configure
-from mtmeta.plots import system_scatter
+from mtmeta.paper.figures import system_scatter
 
 
 def main(snakemake):

@@ -7,7 +7,7 @@ import pandas as pd
 
 from mtmeta import metrics
 from mtmeta.logsetup import configure
-from mtmeta.scoring import preload_tokens, score_segments
+from mtmeta.metrics.scoring import preload_tokens, score_segments
 
 log = logging.getLogger("score_paraphrased")
 

@@ -7,8 +7,8 @@ import pandas as pd
 
 from mtmeta import metrics
 from mtmeta.logsetup import configure
-from mtmeta.plots import sweep_figure
-from mtmeta.sweeps import best_settings, expand_grid, run_sweep, segment_target, system_target
+from mtmeta.metaeval.sweeps import best_settings, expand_grid, run_sweep, segment_target, system_target
+from mtmeta.paper.figures import sweep_figure
 
 
 def main(snakemake):

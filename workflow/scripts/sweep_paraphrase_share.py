@@ -8,14 +8,14 @@ import logging
 import pandas as pd
 
 from mtmeta import metrics
-from mtmeta import parmesan_study as ps
-from mtmeta.analysis import correlation_rows
 from mtmeta.data.prepare import source_file
 from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
+from mtmeta.data.tokenize import tokenizer
 from mtmeta.logsetup import configure
-from mtmeta.metrics.tokenize import tokenizer
-from mtmeta.plots import share_figure
-from mtmeta.scoring import preload_tokens, score_segments
+from mtmeta.metaeval.significance import correlation_rows
+from mtmeta.metrics.scoring import preload_tokens, score_segments
+from mtmeta.paper.figures import share_figure
+from mtmeta.parmesan import study as ps
 
 
 def main(snakemake):

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from mtmeta.io import markdown_table
 from mtmeta.logsetup import configure
-from mtmeta.paper import seed000_table
-from mtmeta.plots import seed000_figure
-from mtmeta.tables import markdown_table
+from mtmeta.paper.figures import seed000_figure
+from mtmeta.paper.softbleu import seed000_table
 
 
 def main(snakemake):

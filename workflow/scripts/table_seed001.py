@@ -4,11 +4,12 @@ import pandas as pd
 import yaml
 
 from mtmeta import metrics
+from mtmeta.io import markdown_table
 from mtmeta.logsetup import configure
-from mtmeta.paper import seed001_tables
-from mtmeta.plots import seed001_figure
+from mtmeta.metaeval.segment_level import pairwise_deltas
+from mtmeta.paper.figures import seed001_figure
+from mtmeta.paper.meteor_tuning import seed001_tables
 from mtmeta.stats.pairwise import three_way_accuracy
-from mtmeta.tables import markdown_table, pairwise_deltas
 
 SUBSET = "MT-course evaluator set, first 10,000 of 25,568 labelled tuples (a subset)"
 

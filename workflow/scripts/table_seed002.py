@@ -5,9 +5,9 @@ import json
 import pandas as pd
 import yaml
 
+from mtmeta.io import markdown_table
 from mtmeta.logsetup import configure
-from mtmeta.paper import seed002_table
-from mtmeta.tables import markdown_table
+from mtmeta.paper.parmesan import seed002_table
 
 
 def main(snakemake):

@@ -3,9 +3,9 @@
 import pandas as pd
 import yaml
 
+from mtmeta.io import markdown_table
 from mtmeta.logsetup import configure
-from mtmeta.paper import seed002_parmesan
-from mtmeta.tables import markdown_table
+from mtmeta.paper.parmesan import seed002_parmesan
 
 TITLES = {
     "seed002_parmesan_substitution": "Seed 002 (table corrs13): Pearson of BLEU with > others, new references",

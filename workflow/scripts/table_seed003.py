@@ -3,8 +3,8 @@
 import pandas as pd
 
 from mtmeta.logsetup import configure
-from mtmeta.paper import overview_markdown, seed003_overview
-from mtmeta.plots import overview_figure
+from mtmeta.paper.figures import overview_figure
+from mtmeta.paper.overview import overview_markdown, seed003_overview
 
 
 def read_all(paths) -> pd.DataFrame:

@@ -6,8 +6,8 @@ import json
 import pandas as pd
 
 from mtmeta import metrics
-from mtmeta.analysis import clusters, williams_table
 from mtmeta.logsetup import configure
+from mtmeta.metaeval.significance import clusters, williams_table
 
 
 def main(snakemake):

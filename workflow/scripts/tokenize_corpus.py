@@ -3,7 +3,7 @@
 import json
 import logging
 
-from mtmeta.embeddings import corpus_parts, write_corpus
+from mtmeta.embeddings.training import corpus_parts, write_corpus
 from mtmeta.logsetup import configure
 
 

@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
+from mtmeta.data.tokenize import tokenisations
 from mtmeta.logsetup import configure
-from mtmeta.metrics.tokenize import tokenisations
 
 
 def main(snakemake):

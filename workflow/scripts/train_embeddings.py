@@ -5,7 +5,8 @@ import json
 import logging
 import time
 
-from mtmeta.embeddings import import_pretrained, neighbour_table, train
+from mtmeta.embeddings.training import import_pretrained, train
+from mtmeta.embeddings.vectors import neighbour_table
 from mtmeta.logsetup import configure
 
 

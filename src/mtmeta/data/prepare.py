@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtmeta.config import judgment_source
 from mtmeta.data.corpus import Layout, load_segments, split_lp
 from mtmeta.data.fetch import read_manifest
 from mtmeta.data.judgments import (
@@ -44,6 +43,12 @@ class Prepared:
     report: Report
     summary: dict
 
+
+
+def judgment_source(dataset: dict, lp: str) -> str:
+    """The source id of a dataset's judgments for a language pair (one source, or one per pair)."""
+    judgments = dataset["judgments"]
+    return judgments[lp] if isinstance(judgments, dict) else judgments
 
 def source_file(resources: Path, source_id: str, member: str | None = None) -> tuple[Path, dict]:
     """Local path of a fetched source (an extracted archive's root or member, or the file itself)."""

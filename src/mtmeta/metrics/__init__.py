@@ -37,9 +37,10 @@ def metric_class(name: str) -> type[Metric]:
 
 def code_files(name: str) -> list[str]:
     """The source files a metric's numbers come from, relative to the directory holding ``mtmeta``:
-    its module (every file, for a package) and each module of ``mtmeta.metrics`` it imports, directly
-    or through those (kernels, tokenisers, shared counting; read from the files, imports inside
-    functions included). The workflow makes them inputs of the metric's scoring jobs, so that editing
+    its module (every file, for a package) and each module of ``mtmeta.metrics``, ``mtmeta.lexicons``,
+    ``mtmeta.embeddings`` and ``mtmeta.data.tokenize`` it imports, directly or through those (kernels,
+    tokenisers, lexical resources, shared counting; read from the files, imports inside functions
+    included). The workflow makes them inputs of the metric's scoring jobs, so that editing
     one reruns exactly the metrics that use it."""
     todo = list(_module_files(METRICS[name].split(":")[0]))
     found: set[Path] = set()
@@ -52,14 +53,17 @@ def code_files(name: str) -> list[str]:
 
 
 _PACKAGE = Path(__file__).parent  # .../mtmeta/metrics
+# What a metric's numbers are computed by: mtmeta.metrics and the lower layers that compute text
+# (tokenisers, lexical resources, word vectors); not I/O, configuration or the registry.
+_TRACKED = (("mtmeta", "metrics"), ("mtmeta", "lexicons"), ("mtmeta", "embeddings"), ("mtmeta", "data", "tokenize"))
 
 
 def _module_files(module: str) -> tuple[Path, ...]:
-    """The files of an ``mtmeta.metrics`` module (every file, for a package); none for other modules."""
-    parts = module.split(".")
-    if parts[:2] != ["mtmeta", "metrics"] or len(parts) < 3:  # the registry itself is not a metric's code
-        return ()
-    path = _PACKAGE.joinpath(*parts[2:])
+    """The files of a tracked module (every file, for a package); none for other modules."""
+    parts = tuple(module.split("."))
+    if not any(parts[: len(prefix)] == prefix for prefix in _TRACKED) or parts == ("mtmeta", "metrics"):
+        return ()  # the registry itself is not a metric's code
+    path = _PACKAGE.parent.joinpath(*parts[1:])
     if path.is_dir():
         return tuple(sorted(path.glob("*.py")))
     return (path.with_suffix(".py"),) if path.with_suffix(".py").is_file() else ()
@@ -67,7 +71,7 @@ def _module_files(module: str) -> tuple[Path, ...]:
 
 @cache
 def _imported_files(path: Path) -> tuple[Path, ...]:
-    """The ``mtmeta.metrics`` files one file imports. Parsed once per process: the workflow asks for
+    """The tracked files one file imports. Parsed once per process: the workflow asks for
     the code of every metric id when it builds its rules, and parsing was a third of a no-op run."""
     imported: list[Path] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

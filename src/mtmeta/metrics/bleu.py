@@ -21,11 +21,11 @@ from collections.abc import Sequence
 import numpy as np
 import sacrebleu
 
+from mtmeta.data.tokenize import shared
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
-from mtmeta.metrics.tokenize import shared
 
 BACKENDS = ("compiled", "sacrebleu")
 
@@ -68,7 +68,7 @@ class BLEU(SacrebleuMetric):
             sacrebleu.BLEU(effective_order=effective_order, **common),
             sacrebleu.BLEU(effective_order=True, **common),
         )
-        if backend == "compiled":  # the same tokens, faster, shared (see mtmeta.metrics.tokenize)
+        if backend == "compiled":  # the same tokens, faster, shared (see mtmeta.data.tokenize)
             self._metric.tokenizer = shared(self._metric.tokenizer.signature(), self._metric.tokenizer)
         self._word_ids = ngrams.WordIds()
         self._words = Memo(lambda text: self._word_ids(text.split()))  # per preprocessed text, sacrebleu's split

@@ -32,10 +32,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from mtmeta import __version__
+from mtmeta.data.tokenize import tokenizer
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
-from mtmeta.metrics.tokenize import tokenizer
 
 BACKENDS = ("compiled", "python")
 

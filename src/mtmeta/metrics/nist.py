@@ -31,10 +31,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from mtmeta import __version__
+from mtmeta.data.tokenize import tokenizer
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
-from mtmeta.metrics.tokenize import tokenizer
 
 BETA = math.log(0.5) / math.log(1.5) ** 2
 BACKENDS = ("compiled", "python")

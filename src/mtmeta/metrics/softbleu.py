@@ -43,7 +43,7 @@ import sacrebleu
 from scipy.optimize import linear_sum_assignment
 
 from mtmeta import __version__
-from mtmeta.embeddings import Vectors, load_vectors
+from mtmeta.embeddings.vectors import Vectors, load_vectors
 from mtmeta.errors import ConfigError
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.bleu import BLEU, bleu_rows

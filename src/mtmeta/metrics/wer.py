@@ -19,9 +19,9 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from mtmeta import __version__
+from mtmeta.data.tokenize import tokenizer
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references, text_pairs
-from mtmeta.metrics.tokenize import tokenizer
 
 
 def _rate(errors, ref_len) -> np.ndarray:

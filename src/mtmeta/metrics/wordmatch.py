@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from mtmeta import __version__
+from mtmeta.data.tokenize import tokenizer
 from mtmeta.metrics.base import Metric, check_references
-from mtmeta.metrics.tokenize import tokenizer
 
 
 class WordMatch(Metric):

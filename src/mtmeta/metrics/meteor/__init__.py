@@ -32,7 +32,18 @@ import numpy as np
 import pandas as pd
 
 from mtmeta import __version__
+from mtmeta.data.tokenize import tokenizer
 from mtmeta.errors import ConfigError, FetchError
+from mtmeta.lexicons.function_words import read_function_words
+from mtmeta.lexicons.mythes import MyThes
+from mtmeta.lexicons.paraphrases import (
+    PARAPHRASE_FILTERS,
+    ParaphraseTable,
+    filter_paraphrases,
+    read_meteor_paraphrases,
+    reference_phrases,
+)
+from mtmeta.lexicons.stemmers import LANGUAGE_NAMES, make_stemmer
 from mtmeta.metrics.base import Memo, Metric, check_references
 from mtmeta.metrics.meteor import indexes, scoring
 from mtmeta.metrics.meteor.aligner import (
@@ -44,19 +55,7 @@ from mtmeta.metrics.meteor.aligner import (
     stem_matcher,
     synonym_matcher,
 )
-from mtmeta.metrics.meteor.lexicon import (
-    LANGUAGE_NAMES,
-    PARAPHRASE_FILTERS,
-    MyThes,
-    ParaphraseTable,
-    filter_paraphrases,
-    make_stemmer,
-    read_function_words,
-    read_meteor_paraphrases,
-    reference_phrases,
-)
 from mtmeta.metrics.meteor.phrases import PhraseArrays
-from mtmeta.metrics.tokenize import tokenizer
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 METEOR_TABLES = {"en": "meteor_paraphrase_en"}  # language -> source of Meteor 1.5's own paraphrase table

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-from mtmeta.metrics.meteor.lexicon import ParaphraseTable
+from mtmeta.lexicons.paraphrases import ParaphraseTable
 
 ALIGNMENT_WEIGHTS = {"exact": 1.0}  # every other module: 0.5
 DEFAULT_BEAM = 40

@@ -68,9 +68,9 @@ def build_once(path: str | Path, build: Callable[[Path], None]) -> Path:
 
 def build_synonym_index(nltk_data: str | Path, out: str | Path) -> None:
     """Write the synonym index of the NLTK WordNet package under ``nltk_data`` (deterministic bytes)."""
-    from mtmeta.metrics.meteor.lexicon import WordNetSynsets
+    from mtmeta.lexicons.wordnet import WordNetSynsets
 
-    reader = WordNetSynsets(nltk_data)._reader
+    reader = WordNetSynsets(nltk_data).reader
     lemmas = {}
     for lemma, by_pos in reader._lemma_pos_offset_map.items():
         entry = {pos: list(by_pos[pos]) for pos in WORDNET_POS if by_pos.get(pos)}

@@ -3,7 +3,7 @@
 Words and phrases get ids; each phrase with paraphrases (a *key*) lists its paraphrases in table
 order; keys and their proper prefixes are found by a 64-bit hash of their word ids in
 open-addressing slot tables (see :mod:`mtmeta.metrics.meteor.paraphrase_kernel`). The same entries
-as :class:`mtmeta.metrics.meteor.lexicon.ParaphraseTable` (normalised to single spaces; empty sides
+as :class:`mtmeta.lexicons.paraphrases.ParaphraseTable` (normalised to single spaces; empty sides
 and a phrase paired with itself dropped; repeated entries kept), so both matchers give the same
 candidates. Meteor's English table (5.3 million entries) is built once into a folder of ``.npy``
 files (rule ``index_paraphrase_table``); other tables are built in memory when needed.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mtmeta.metrics.meteor.lexicon import MAX_PHRASE
+from mtmeta.lexicons.paraphrases import MAX_PHRASE
 
 FORMAT = 1  # of the saved folder; a change of layout or hash changes it
 ARRAYS = ("phrase_ptr", "phrase_words", "key_phrase", "key_ptr", "key_paraphrases", "key_hash", "key_slots",

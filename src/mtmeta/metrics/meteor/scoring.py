@@ -83,7 +83,7 @@ def preset(name: str, lang: str) -> Preset:
             return RANK[lang]
         name = "li"  # as Meteor 1.5 does for languages without a rank preset
     if name == "li":
-        from mtmeta.metrics.meteor.lexicon import SNOWBALL
+        from mtmeta.lexicons.stemmers import SNOWBALL
 
         if lang in SNOWBALL:
             return Preset(LI.alpha, LI.beta, LI.gamma, LI.delta, ("exact", "stem"), (1.0, 0.5),

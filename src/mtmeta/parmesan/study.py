@@ -1,6 +1,6 @@
-"""Seed 002's experiments around the pure paraphraser (:mod:`mtmeta.parmesan`): lexicons from the
+"""Seed 002's experiments around the pure paraphraser (:mod:`mtmeta.parmesan.paraphraser`): lexicons from the
 study's resources, paraphrasing of a prepared segment table, summaries, samples, pair rankings for
-the appendix. Their correlations with Meng's test come from :func:`mtmeta.analysis.correlation_rows`.
+the appendix. Their correlations with Meng's test come from :func:`mtmeta.metaeval.significance.correlation_rows`.
 
 Lemmas come from simplemma (the seed used the Morce tagger, which is not available).
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtmeta.data import paraphrases
 from mtmeta.errors import ConfigError
-from mtmeta.parmesan import SELECTIONS, Lexicon, Paraphraser, paraphrase_segments
+from mtmeta.lexicons import paraphrases
+from mtmeta.parmesan.paraphraser import SELECTIONS, Lexicon, Paraphraser, paraphrase_segments
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def lemmatizer(lang: str) -> Callable[[str], str]:
 
     One function per language and process, so that its cache serves every paraphrasing of the
     process (a target's nine settings, the appendix's 30 shares of the lexicon)."""
-    from mtmeta.metrics.meteor.lexicon import make_stemmer
+    from mtmeta.lexicons.stemmers import make_stemmer
 
     simplemma_lemma = make_stemmer(lang, "lemma")
 
@@ -113,7 +113,7 @@ def rank_pairs(lexicon: Lexicon, ranking: str, seed: int = 1,
     elif ranking == "distributional":
         if sentences is None:
             raise ConfigError("the distributional ranking needs the corpus sentences")
-        from mtmeta.distributional import ppmi_cosine
+        from mtmeta.parmesan.distributional import ppmi_cosine
 
         score = ppmi_cosine(sentences, pairs, window=window)
     else:

@@ -18,9 +18,9 @@ log = logging.getLogger(__name__)
 
 def preload_tokens(path) -> int:
     """Tokenisations of a test set's texts from rule tokenize_segments, for every metric of this
-    process to reuse (:func:`mtmeta.metrics.tokenize.preload`), in place of the test set preloaded
+    process to reuse (:func:`mtmeta.data.tokenize.preload`), in place of the test set preloaded
     before (if any); the number of lines."""
-    from mtmeta.metrics.tokenize import forget, preload
+    from mtmeta.data.tokenize import forget, preload
 
     forget()
     table = pd.read_parquet(path)

@@ -1,0 +1,45 @@
+"""Bootstrap confidence intervals of system-level correlations, from segment resampling that
+re-aggregates both the metric (from its statistics) and the human scores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mtmeta.metrics.base import Metric
+from mtmeta.stats.correlation import bootstrap_intervals, correlations, resample_weights
+from mtmeta.stats.human import SCORE_COLUMNS, score_draws
+
+
+def _stat_columns(seg_table: pd.DataFrame) -> list[str]:
+    return [c for c in seg_table.columns if c not in ("system", "seg_id", "score", "signature")]
+
+
+def bootstrap_table(summary: dict, comparisons: pd.DataFrame, human: pd.DataFrame,
+                    seg_tables: dict[str, pd.DataFrame], metric_objects: dict[str, Metric], draws: int = 1000,
+                    seed: int = 12345, alpha: float = 0.05) -> pd.DataFrame:
+    """One row per metric x human score: the observed correlations and their bootstrap intervals."""
+    judged = sorted(set(human.dropna(subset=["gt_others"])["system"]))
+    seg_ids = np.sort(next(iter(seg_tables.values()))["seg_id"].unique())
+    weights = resample_weights(len(seg_ids), draws, seed)
+    human_draws = score_draws(comparisons, judged, weights, seg_ids)
+    observed_human = human.set_index("system").loc[judged]
+    rows = []
+    for metric_id, table in seg_tables.items():
+        metric = metric_objects[metric_id]
+        columns = _stat_columns(table)
+        sign = 1.0 if metric.higher_is_better else -1.0
+        per_system = {s: rows_.sort_values("seg_id")[columns].to_numpy()
+                      for s, rows_ in table[table["system"].isin(judged)].groupby("system")}
+        missing = sorted(set(judged) - set(per_system))
+        if missing:
+            raise ValueError(f"{metric_id}: no statistics for judged systems {missing}")
+        observed = np.array([metric.corpus_score(per_system[s]) for s in judged])
+        metric_draws = np.column_stack([metric.corpus_scores_weighted(per_system[s], weights) for s in judged])
+        for score in SCORE_COLUMNS:
+            point = correlations(sign * observed, observed_human[score].to_numpy(dtype=float))
+            intervals = bootstrap_intervals(sign * metric_draws, human_draws[score], alpha)
+            rows.append({"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id, "human_score": score,
+                         "n_systems": len(judged), "pearson": point["pearson"], "spearman": point["spearman"],
+                         "kendall": point["kendall"], **intervals, "seed": seed, "confidence": 1 - alpha})
+    return pd.DataFrame(rows)

@@ -1,0 +1,51 @@
+"""System-level correlations of metric scores with human system scores."""
+from __future__ import annotations
+
+import pandas as pd
+
+from mtmeta.stats.correlation import KENDALL_VARIANT, correlations
+from mtmeta.stats.human import SCORE_COLUMNS
+
+SYSTEM_LEVEL_COLUMNS = [
+    "dataset", "lp", "metric", "human_score", "n_systems", "n_systems_unjudged",
+    "pearson", "pearson_p", "spearman", "spearman_p", "kendall", "kendall_p", "kendall_variant", "p_method",
+    "n_segments", "n_judged_segments", "n_tasks", "n_comparisons", "description", "metric_signature",
+]  # fmt: skip
+
+
+def system_level_correlations(
+    summary: dict, human: pd.DataFrame, system_scores: pd.DataFrame, metric_id: str, higher_is_better: bool = True
+) -> pd.DataFrame:
+    """Correlation of one metric with each human system score, for one dataset x lp.
+
+    Only systems with both a human score and a metric score take part; the number left
+    out for lack of a human score is reported beside ``n_systems``.
+    """
+    signatures = system_scores["signature"].unique()
+    if len(signatures) != 1:
+        raise ValueError(f"{metric_id}: expected one signature per score file, found {list(signatures)}")
+    joined = system_scores.merge(human, on="system", how="inner", validate="one_to_one")
+    sign = 1.0 if higher_is_better else -1.0
+    rows = []
+    for human_score in SCORE_COLUMNS:
+        usable = joined.dropna(subset=[human_score])
+        stats = correlations(sign * usable["score"].to_numpy(), usable[human_score].to_numpy())
+        rows.append(
+            {
+                "dataset": summary["dataset"],
+                "lp": summary["lp"],
+                "metric": metric_id,
+                "human_score": human_score,
+                "n_systems": stats.pop("n"),
+                "n_systems_unjudged": int(len(system_scores) - len(usable)),
+                **stats,
+                "kendall_variant": KENDALL_VARIANT,
+                "n_segments": summary["n_segments"],
+                "n_judged_segments": summary["n_judged_segments"],
+                "n_tasks": summary["n_tasks"],
+                "n_comparisons": summary["n_comparisons"],
+                "description": summary["description"],
+                "metric_signature": signatures[0],
+            }
+        )
+    return pd.DataFrame(rows, columns=SYSTEM_LEVEL_COLUMNS)

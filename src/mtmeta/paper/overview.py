@@ -1,0 +1,54 @@
+"""The metric overview (seed 003): every metric x every dataset and language pair."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+
+def seed003_overview(system_level: pd.DataFrame, segment_level: pd.DataFrame, ranks: pd.DataFrame,
+                     tau_variant: dict[str, str], bootstrap: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Pearson and Spearman with > others (with bootstrap intervals), the segment-level tau of each
+    year's variant, and the Williams rank groups."""
+    sys_part = system_level[system_level["human_score"] == "gt_others"][
+        ["dataset", "lp", "metric", "n_systems", "pearson", "pearson_p", "spearman", "spearman_p"]]
+    if bootstrap is not None:
+        intervals = bootstrap[bootstrap["human_score"] == "gt_others"][
+            ["dataset", "lp", "metric", "pearson_low", "pearson_high", "spearman_low", "spearman_high", "draws"]]
+        sys_part = sys_part.merge(intervals.rename(columns={"draws": "bootstrap_draws"}),
+                                  on=["dataset", "lp", "metric"], how="left")
+    seg = segment_level.copy()
+    seg["tau_variant"] = seg["dataset"].map(tau_variant).fillna("wmt14")
+    seg["segment_tau"] = [row[f"tau_{row['tau_variant']}"] for _, row in seg.iterrows()]
+    seg_part = seg[["dataset", "lp", "metric", "n_comparisons", "tau_variant", "segment_tau",
+                    "three_way_accuracy"]]
+    table = sys_part.merge(seg_part, on=["dataset", "lp", "metric"], how="outer")
+    table = table.merge(ranks[["dataset", "lp", "metric", "rank"]], on=["dataset", "lp", "metric"], how="left")
+    return table.rename(columns={"rank": "williams_rank"})
+
+
+def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
+    """Metrics (rows) x dataset/lp (columns); cells "value (rank)", rank 1 in bold."""
+    table = table.copy()
+    table["column"] = table["dataset"] + " " + table["lp"]
+
+    def cell(row) -> str:
+        v = row[value]
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return ""
+        text = f"{v:.3f}"
+        rank = row.get("williams_rank")
+        if rank is not None and not (isinstance(rank, float) and math.isnan(rank)):
+            text = f"**{text}**" if int(rank) == 1 else f"{text} ({int(rank)})"
+        return text
+
+    table["cell"] = table.apply(cell, axis=1)
+    wide = table.pivot(index="metric", columns="column", values="cell").fillna("")
+    # Columns in the table's order, without those this value leaves empty (e.g. no system level).
+    columns = [c for c in dict.fromkeys(table["column"]) if (wide[c] != "").any()]
+    wide = wide[columns]
+    lines = [f"**{title}**", "", "| metric | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+    for metric, row in wide.iterrows():
+        lines.append(f"| {metric} | " + " | ".join(row[c] for c in columns) + " |")
+    return "\n".join(lines) + "\n"

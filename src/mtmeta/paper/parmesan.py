@@ -1,0 +1,133 @@
+"""Targeted paraphrasing (seed 002): correlations on English->Czech with Meng's test against BLEU,
+and the tables on the paraphrased references."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from mtmeta.metaeval.significance import correlation_rows
+from mtmeta.paper.ledger import difference, gap_reason
+
+SEED002_VARIANTS = {
+    "basic": "meteor",
+    "one-word": "meteor-cs-one-word",
+    "same-pos": "meteor-cs-same-pos",
+    "same-lemma": "meteor-cs-same-lemma",
+    "diff-lemma": "meteor-cs-diff-lemma",
+    "no-paraphrases": "meteor-cs-no-paraphrases",
+    "wordnet": "meteor-cs-thesaurus",
+}
+
+
+def seed002_table(label: str, human: pd.DataFrame, system_scores: dict[str, pd.DataFrame], reported: dict,
+                  summary: dict) -> pd.DataFrame:
+    """BLEU and every Meteor paraphrase-table setting: Pearson with > others, and Meng's test vs BLEU."""
+    tests = correlation_rows(human, system_scores, baseline="bleu").set_index("variant")
+    n = int(tests["n_systems"].iloc[0])
+    r = tests["pearson"]
+    rows = []
+    baseline = reported["tables"]["simple_substitution"]["baseline"][label]
+    rows.append({"row": "BLEU (original references)", "metric": "bleu", "pearson": r["bleu"], "reported": baseline,
+                 "meng_z": math.nan, "meng_p_two_sided": math.nan, "meng_p_one_sided": math.nan,
+                 "reason_key": "bleu"})
+    variants = reported["tables"]["meteor_variants"]["rows"]
+    for setting, metric_id in SEED002_VARIANTS.items():
+        test = tests.loc[metric_id]
+        rows.append({"row": f"Meteor, {setting}", "metric": metric_id, "pearson": r[metric_id],
+                     "reported": variants[setting][label], "meng_z": test["meng_z"],
+                     "meng_p_two_sided": test["meng_p_two_sided"], "meng_p_one_sided": test["meng_p_one_sided"],
+                     "reason_key": "meteor"})
+    treex = reported["tables"]["treex"]["rows"]
+    rows.append({"row": "BLEU (Treex table's baseline)", "metric": "bleu", "pearson": r["bleu"],
+                 "reported": treex["BLEU"][label], "meng_z": math.nan, "meng_p_two_sided": math.nan,
+                 "meng_p_one_sided": math.nan, "reason_key": "bleu"})
+    rows.append({"row": "exact-match Meteor (Treex table's baseline)", "metric": "meteor-cs-no-paraphrases",
+                 "pearson": r["meteor-cs-no-paraphrases"], "reported": treex["exact-Meteor"][label],
+                 "meng_z": math.nan, "meng_p_two_sided": math.nan, "meng_p_one_sided": math.nan,
+                 "reason_key": "meteor"})
+    frame = pd.DataFrame(rows)
+    frame["delta"] = [difference(a, b) for a, b in zip(frame["pearson"], frame["reported"], strict=True)]
+    explanations = reported["reasons"][label]
+    frame["reason"] = [gap_reason(d, 0.0005, explanations[k]) for d, k in zip(frame["delta"], frame["reason_key"],
+                                                                          strict=True)]
+    frame = frame.drop(columns="reason_key")
+    frame.insert(0, "n_systems", n)
+    frame.insert(0, "description", summary["description"])
+    frame.insert(0, "data", f"{summary['dataset']} {summary['lp']}")
+    frame["signature"] = [system_scores[m]["signature"].iloc[0] for m in frame["metric"]]
+    return frame
+
+
+PARMESAN_METHODS = {"one-word only": "one-word-only", "one-word first": "one-word-first",
+                    "multi-word first": "multi-word-first"}
+DEPFIX_GAP = "Depfix (rule-based post-editing of the new references) is not available to the study"
+
+
+def _ledger_frame(rows: list[dict]) -> pd.DataFrame:
+    frame = pd.DataFrame(rows)
+    frame["delta"] = [difference(a, b) for a, b in zip(frame["reproduced"], frame["reported"], strict=True)]
+    frame["reason"] = [reason if math.isnan(d) else gap_reason(d, 0.0005 if "Pearson" in c else 0.005, reason)
+                       for d, c, reason in zip(frame["delta"], frame["column"], frame["reason"], strict=True)]
+    return frame
+
+
+def seed002_parmesan(correlations: dict[str, pd.DataFrame], reported: dict, settings: dict,
+                     meteor_setting: str | None) -> dict[str, pd.DataFrame]:
+    """Seed 002's tables on the paraphrased references, in long form beside the reported numbers.
+
+    ``correlations``: dataset label (WMT12 / WMT13) -> the correlate_paraphrased table.
+    ``settings``: the config's Parmesan settings (name -> order / selection / filter).
+    """
+    tables = reported["tables"]
+    reasons = reported["reasons"]
+    by_method = {(spec["order"], spec["selection"]): name for name, spec in settings.items() if not spec.get("filter")}
+    substitution, replaced, meteor = [], [], []
+    for label, corr in correlations.items():
+        bleu = corr[corr["metric"] == "bleu"].set_index("references")
+        note = reasons[label]["parmesan"]
+        substitution.append({"row": "baseline (original references)", "column": f"{label} Pearson",
+                             "reported": tables["simple_substitution"]["baseline"][label],
+                             "reproduced": bleu.loc["original", "pearson"], "meng_p_two_sided": math.nan,
+                             "references": "original", "reason": reasons[label]["bleu"]})
+        for method, order in PARMESAN_METHODS.items():
+            for selection in ("greedy", "alignment"):
+                name = by_method.get((order, selection))
+                values = tables["simple_substitution"]["rows"][method][selection]
+                ours = bleu.loc[name] if name in bleu.index else None
+                for depfix, column in (("no_depfix", "no Depfix"), ("full_depfix", "full Depfix"),
+                                       ("limited_depfix", "limited Depfix")):
+                    substitution.append({
+                        "row": f"{method}, {selection}", "column": f"{label} Pearson, {column}",
+                        "reported": values[depfix][label],
+                        "reproduced": ours["pearson"] if ours is not None and depfix == "no_depfix" else math.nan,
+                        "meng_p_two_sided": ours["meng_p_two_sided"] if ours is not None and depfix == "no_depfix"
+                        else math.nan,
+                        "references": name if depfix == "no_depfix" else None,
+                        "reason": note if depfix == "no_depfix" else DEPFIX_GAP})
+                words, phrases = tables["replaced"]["rows"][method][selection][label]
+                for kind, value, key in (("words", words, "words_per_sentence"),
+                                         ("phrases", phrases, "phrases_per_sentence")):
+                    replaced.append({"row": f"{method}, {selection}", "column": f"{label} {kind} per sentence",
+                                     "reported": value, "reproduced": ours[key] if ours is not None else math.nan,
+                                     "references": name, "reason": note})
+        if meteor_setting is not None:
+            variants = tables["meteor_variants"]
+            for setting, metric_id in SEED002_VARIANTS.items():
+                rows = corr[(corr["metric"] == metric_id) & (corr["references"] == meteor_setting)]
+                before = variants["parmesan_rows"]["before_depfix"][setting][0 if label == "WMT12" else 1]
+                after = variants["parmesan_rows"]["new"][setting][0 if label == "WMT12" else 1]
+                value = rows["pearson"].iloc[0] if len(rows) else math.nan
+                p = rows["meng_p_two_sided"].iloc[0] if len(rows) else math.nan
+                meteor.append({"row": f"Meteor, {setting}", "column": f"{label} Pearson, before Depfix",
+                               "reported": before, "reproduced": value, "meng_p_two_sided": p,
+                               "references": meteor_setting, "reason": reasons[label]["meteor"] + "; " + note})
+                meteor.append({"row": f"Meteor, {setting}", "column": f"{label} Pearson, new (after Depfix)",
+                               "reported": after, "reproduced": math.nan, "meng_p_two_sided": math.nan,
+                               "references": None, "reason": DEPFIX_GAP})
+    out = {"seed002_parmesan_substitution": _ledger_frame(substitution),
+           "seed002_parmesan_replaced": _ledger_frame(replaced)}
+    if meteor:
+        out["seed002_parmesan_meteor"] = _ledger_frame(meteor)
+    return out
