@@ -139,6 +139,51 @@ def _check_references(config: dict) -> None:
                 if any(sweep["metric"] not in metrics_of(config, dataset, lp)
                        for lp in config["datasets"][dataset]["language_pairs"]):
                     raise ConfigError(f"sweeps.{name} re-scores {sweep['metric']!r}, which is not scored on {dataset}")
+    check_paper(config, check_metric)
+
+
+def check_paper(config: dict, check_metric) -> None:
+    """Every id a paper table uses is configured and scored where the table needs it."""
+    paper, sweeps = config.get("paper", {}), config.get("sweeps", {})
+
+    def target_of(value: str, where: str) -> tuple[str, str]:
+        dataset, _, lp = value.partition("/")
+        if dataset not in config["datasets"] or lp not in config["datasets"][dataset]["language_pairs"]:
+            raise ConfigError(f"{where} names {value}, which is not a configured dataset/lp")
+        return dataset, lp
+
+    def scored(metric_id: str, dataset: str, lp: str, where: str) -> None:
+        check_metric(metric_id, where)
+        if metric_id not in metrics_of(config, dataset, lp):
+            raise ConfigError(f"{where} uses {metric_id!r}, which is not scored on {dataset}/{lp} (add it to "
+                              "metrics or the dataset's extra_metrics)")
+
+    if "meteor_tuning" in paper:
+        tuning, where = paper["meteor_tuning"], "paper.meteor_tuning"
+        dataset, lp = target_of(tuning["target"], f"{where}.target")
+        scored(tuning["metric"], dataset, lp, f"{where}.metric")
+        scored(tuning["baseline"], dataset, lp, f"{where}.baseline")
+        named = {"sweep": tuning["sweep"], **{f"module_sweeps.{k}": v for k, v in tuning["module_sweeps"].items()}}
+        for key, name in named.items():
+            if name not in sweeps:
+                raise ConfigError(f"{where}.{key} names sweep {name!r}, which is not under sweeps "
+                                  f"(configured: {', '.join(sweeps) or 'none'})")
+            if not any(dataset in target["datasets"] for target in sweeps[name]["targets"]):
+                raise ConfigError(f"{where}.{key}: sweep {name!r} has no target on {dataset}")
+    if "parmesan" in paper:
+        tables, where = paper["parmesan"], "paper.parmesan"
+        for target in tables["targets"]:
+            dataset, lp = target_of(target, f"{where}.targets")
+            for key in ("baseline", "exact_meteor"):
+                scored(tables[key], dataset, lp, f"{where}.{key}")
+            for setting, metric_id in tables["meteor_settings"].items():
+                scored(metric_id, dataset, lp, f"{where}.meteor_settings.{setting}")
+    if "softbleu" in paper:
+        where = "paper.softbleu"
+        for metric_id in [paper["softbleu"]["baseline"], *paper["softbleu"]["metrics"]]:
+            for dataset, ds in config["datasets"].items():
+                for lp in ds["language_pairs"]:
+                    scored(metric_id, dataset, lp, where)
 
 
 def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:

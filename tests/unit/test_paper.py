@@ -9,9 +9,9 @@ import yaml
 from scipy import stats
 
 from mtmeta.paper.ledger import LEDGER_COLUMNS, ledger_rows
-from mtmeta.paper.meteor_tuning import seed001_tables
-from mtmeta.paper.overview import overview_markdown, seed003_overview
-from mtmeta.paper.parmesan import SEED002_VARIANTS, seed002_table
+from mtmeta.paper.meteor_tuning import tuning_tables
+from mtmeta.paper.overview import overview_markdown, overview_table
+from mtmeta.paper.parmesan import settings_table
 
 
 def meng_by_hand(r12, r13, r23, n):
@@ -24,21 +24,28 @@ def meng_by_hand(r12, r13, r23, n):
 
 
 @pytest.fixture
-def seed002_inputs(repo):
+def seed002_inputs(repo, meteor_settings):
     systems = [f"sys{k}" for k in range(8)]
     rng = np.random.default_rng(4)
     human = pd.DataFrame({"system": systems + ["unjudged"], "gt_others": [*np.linspace(0.2, 0.8, 8), np.nan]})
     scores = {}
-    for k, metric in enumerate(["bleu", *SEED002_VARIANTS.values()]):
+    for k, metric in enumerate(["bleu", *meteor_settings.values()]):
         values = human["gt_others"].fillna(0.5) * (10 + k) + rng.normal(0, 0.6, 9)
         scores[metric] = pd.DataFrame({"system": human["system"], "score": values, "signature": f"sig-{metric}"})
     reported = yaml.safe_load((repo / "config/reported/seed002.yaml").read_text())
     return human, scores, reported
 
 
-def test_seed002_pearson_and_meng_against_bleu(seed002_inputs):
+@pytest.fixture
+def meteor_settings(repo):
+    """The seed's Meteor settings as the study's config names them."""
+    return yaml.safe_load((repo / "config/config.yaml").read_text())["paper"]["parmesan"]["meteor_settings"]
+
+
+def test_meteor_settings_pearson_and_meng_against_bleu(seed002_inputs, meteor_settings):
     human, scores, reported = seed002_inputs
-    table = seed002_table("WMT12", human, scores, reported, {"dataset": "wmt12", "lp": "en-cs", "description": "x"})
+    table = settings_table("WMT12", human, scores, reported, {"dataset": "wmt12", "lp": "en-cs", "description": "x"},
+                           meteor_settings)
     judged = human.dropna()
     assert (table["n_systems"] == 8).all()
     bleu_r = stats.pearsonr(scores["bleu"].score[:8], judged.gt_others).statistic
@@ -55,18 +62,19 @@ def test_seed002_pearson_and_meng_against_bleu(seed002_inputs):
     assert row["meng_p_two_sided"] == pytest.approx(p, abs=1e-9)
     assert row["signature"] == "sig-meteor-cs-same-pos"
     assert row["reason"] == reported["reasons"]["WMT12"]["meteor"]
-    assert len(table) == 1 + len(SEED002_VARIANTS) + 2
+    assert len(table) == 1 + len(meteor_settings) + 2
 
 
-def test_reason_says_agreement_within_rounding(seed002_inputs):
+def test_reason_says_agreement_within_rounding(seed002_inputs, meteor_settings):
     human, scores, reported = seed002_inputs
     bleu_r = float(np.corrcoef(scores["bleu"].score[:8], human.gt_others[:8])[0, 1])
     reported["tables"]["simple_substitution"]["baseline"]["WMT12"] = round(bleu_r, 3)
-    table = seed002_table("WMT12", human, scores, reported, {"dataset": "wmt12", "lp": "en-cs", "description": "x"})
+    table = settings_table("WMT12", human, scores, reported, {"dataset": "wmt12", "lp": "en-cs", "description": "x"},
+                           meteor_settings)
     assert table.iloc[0]["reason"] == "agrees within the reported rounding"
 
 
-def seed001_sweep(accuracy):
+def tuning_sweep(accuracy):
     """A full alpha x gamma grid on the evaluator with a made-up accuracy surface."""
     rows = []
     grid = np.round(np.arange(0, 1.0001, 0.05), 10)
@@ -78,11 +86,11 @@ def seed001_sweep(accuracy):
     return pd.DataFrame(rows)
 
 
-def test_seed001_tables(repo):
+def test_meteor_tuning_tables(repo):
     reported = yaml.safe_load((repo / "config/reported/seed001.yaml").read_text())
-    sweep = seed001_sweep(lambda a, g: 0.5 + 0.01 * a - 0.02 * (g - 0.3) ** 2)
+    sweep = tuning_sweep(lambda a, g: 0.5 + 0.01 * a - 0.02 * (g - 0.3) ** 2)
     best = pd.Series({"best_alpha": 0.2, "best_gamma": 0.4, "best_value": 0.51, "cv_value": 0.505})
-    alpha, gamma, modules = seed001_tables(sweep, {"exact+synonym": best}, 0.45, 0.501, 0.502, reported, 10000)
+    alpha, gamma, modules = tuning_tables(sweep, {"exact+synonym": best}, 0.45, 0.501, 0.502, reported, 10000)
     row = alpha[alpha.row == "alpha 0.10"].iloc[0]
     assert row["reproduced"] == pytest.approx(0.5 + 0.001 - 0.02 * 0.09)
     assert row["reproduced_at_1_minus_alpha"] == pytest.approx(0.5 + 0.009 - 0.02 * 0.09)
@@ -99,6 +107,34 @@ def test_seed001_tables(repo):
     assert (alpha["n_items"] == 10000).all()
 
 
+
+class AlphaOnly:
+    """A stand-in METEOR re-scored from one statistic: its score is alpha times column 0."""
+
+    def rescore(self, stats_, alpha, gamma, beta=None):
+        return alpha * stats_[:, 0] - gamma
+
+
+def test_meteor_tuning_from_results_scores_the_seeds_own_settings(repo):
+    from mtmeta.paper.meteor_tuning import tables_from_results
+
+    reported = yaml.safe_load((repo / "config/reported/seed001.yaml").read_text())
+    sweep = tuning_sweep(lambda a, g: 0.5 + 0.01 * a - 0.02 * (g - 0.3) ** 2)
+    best = pd.Series({"best_alpha": 0.2, "best_gamma": 0.4, "best_value": 0.51, "cv_value": 0.505})
+    seg = pd.DataFrame({"system": ["s1"] * 4 + ["s2"] * 4, "seg_id": [1, 2, 3, 4] * 2, "score": 0.0,
+                        "signature": "x", "x0": [3.0, 1.0, 2.0, 5.0, 1.0, 1.0, 4.0, 2.0]})
+    comparisons = pd.DataFrame({"seg_id": [1, 2, 3, 4], "sys_a": ["s1"] * 4, "sys_b": ["s2"] * 4,
+                                "outcome": ["a", "tie", "a", "b"]})
+    segment_level = pd.DataFrame({"metric": ["wordmatch"], "three_way_accuracy": [0.45], "n_comparisons": [4]})
+    tables = tables_from_results(sweep, {"exact+synonym": best}, segment_level.set_index("metric"), seg,
+                                 comparisons, AlphaOnly(), reported, "wordmatch", "evaluator")
+    alpha = tables["alpha"].set_index("row")
+    # At the seed's alpha (positive) the deltas are 2, 0, -2, 3 against a, tie, a, b: segments 1 and 2 right.
+    assert alpha.loc["seed's tuned alpha", "reproduced"] == pytest.approx(2 / 4)
+    assert alpha.loc[alpha.index[0], "reproduced"] == 0.45 and (alpha["n_items"] == 4).all()
+    assert list(tables) == ["alpha", "gamma", "modules"]
+
+
 def test_ledger_rows_keep_only_reported_numbers():
     frame = pd.DataFrame({"row": ["x", "y"], "reproduced": [0.5, 0.6], "reported": [0.4, None],
                           "delta": [0.1, math.nan], "reason": ["r", ""]})
@@ -108,7 +144,7 @@ def test_ledger_rows_keep_only_reported_numbers():
                                           "reported": 0.4, "reproduced": 0.5, "delta": 0.1, "reason": "r"}]
 
 
-def test_seed003_overview_joins_levels_intervals_and_ranks():
+def test_overview_joins_levels_intervals_and_ranks():
     system_level = pd.DataFrame({
         "dataset": ["wmt12", "wmt12", "wmt12"], "lp": ["en-cs"] * 3, "metric": ["bleu", "bleu", "ter"],
         "human_score": ["gt_others", "ge_others", "gt_others"], "n_systems": [13] * 3,
@@ -122,7 +158,7 @@ def test_seed003_overview_joins_levels_intervals_and_ranks():
     bootstrap = pd.DataFrame({"dataset": ["wmt12"], "lp": ["en-cs"], "metric": ["bleu"], "human_score": ["gt_others"],
                               "pearson_low": [0.6], "pearson_high": [0.9], "spearman_low": [0.5],
                               "spearman_high": [0.95], "draws": [1000]})
-    table = seed003_overview(system_level, segment_level, ranks, {"wmt12": "wmt12"}, bootstrap)
+    table = overview_table(system_level, segment_level, ranks, {"wmt12": "wmt12"}, bootstrap)
     bleu = table[(table.metric == "bleu") & (table.dataset == "wmt12")].iloc[0]
     assert (bleu["pearson"], bleu["pearson_low"], bleu["segment_tau"], bleu["williams_rank"]) == (0.79, 0.6, 0.1, 1)
     evaluator = table[table.dataset == "evaluator"].iloc[0]
@@ -130,3 +166,22 @@ def test_seed003_overview_joins_levels_intervals_and_ranks():
     assert len(table) == 3
     markdown = overview_markdown(table, "pearson", "t")
     assert "| bleu | **0.790** |" in markdown and "| ter | 0.750 (2) |" in markdown
+
+
+def test_ledger_table_collects_reported_rows_of_every_paper_table():
+    from mtmeta.paper.ledger import ledger_table
+
+    tuning = pd.DataFrame({"row": ["alpha 0.5", "best"], "reported": [0.5, None], "reproduced": [0.52, 0.6],
+                           "delta": [0.02, math.nan], "reason": ["r1", ""]})
+    settings = pd.DataFrame({"row": ["BLEU"], "reported": [0.7], "pearson": [0.75], "delta": [0.05],
+                             "reason": ["r2"]})
+    paraphrased = pd.DataFrame({"row": ["x"], "column": ["WMT12 Pearson"], "reported": [0.8], "reproduced": [0.81],
+                                "delta": [0.01], "reason": ["r3"], "references": ["owo"]})
+    ledger = ledger_table({"meteor_tuning_alpha": tuning}, {"parmesan_settings_wmt12_en_cs": settings},
+                          {"parmesan_substitution": paraphrased})
+    assert list(ledger.columns) == LEDGER_COLUMNS
+    assert ledger[["seed", "table", "column", "reproduced"]].values.tolist() == [
+        ["001", "meteor_tuning_alpha", "three-way accuracy", 0.52],
+        ["002", "parmesan_settings_wmt12_en_cs", "Pearson with > others", 0.75],
+        ["002", "parmesan_substitution", "WMT12 Pearson", 0.81]]  # the unreported "best" row is not a ledger row
+    assert ledger_table({}, {}, {}).columns.tolist() == LEDGER_COLUMNS

@@ -10,8 +10,8 @@ import yaml
 from test_paper import meng_by_hand  # pytest puts this directory on sys.path
 
 from mtmeta.metaeval.significance import correlation_rows
-from mtmeta.paper.parmesan import DEPFIX_GAP, SEED002_VARIANTS, seed002_parmesan
-from mtmeta.paper.softbleu import seed000_table
+from mtmeta.paper.parmesan import DEPFIX_GAP, paraphrased_tables
+from mtmeta.paper.softbleu import softbleu_table
 from mtmeta.parmesan import study as ps
 from mtmeta.parmesan.paraphraser import Lexicon
 
@@ -81,7 +81,8 @@ def test_correlation_rows_pearson_and_meng():
     assert rows.loc["new", "meng_z"] == pytest.approx(z) and rows.loc["new", "meng_p_two_sided"] == pytest.approx(p)
 
 
-def test_seed002_parmesan_tables(repo):
+def test_paraphrased_tables(repo):
+    meteor_settings = yaml.safe_load((repo / "config/config.yaml").read_text())["paper"]["parmesan"]["meteor_settings"]
     reported = yaml.safe_load((repo / "config/reported/seed002.yaml").read_text())
     settings = {"owo": {"order": "one-word-only", "selection": "greedy"},
                 "owo-al": {"order": "one-word-only", "selection": "alignment"},
@@ -93,32 +94,80 @@ def test_seed002_parmesan_tables(repo):
             {"metric": "bleu", "references": "owo-al", "pearson": 0.75, "meng_p_two_sided": 0.2,
              "words_per_sentence": 0.8, "phrases_per_sentence": 0.0}]
     rows += [{"metric": m, "references": "owo", "pearson": 0.9, "meng_p_two_sided": 0.01, "words_per_sentence": 1.5,
-              "phrases_per_sentence": 0.0} for m in SEED002_VARIANTS.values()]
-    tables = seed002_parmesan({"WMT12": pd.DataFrame(rows)}, reported, settings, "owo")
-    sub = tables["seed002_parmesan_substitution"].set_index(["row", "column"])
+              "phrases_per_sentence": 0.0} for m in meteor_settings.values()]
+    tables = paraphrased_tables({"WMT12": pd.DataFrame(rows)}, reported, settings, "owo", meteor_settings)
+    sub = tables["parmesan_substitution"].set_index(["row", "column"])
     cell = sub.loc[("one-word only, greedy", "WMT12 Pearson, no Depfix")]
     assert cell["reported"] == 0.802 and cell["reproduced"] == 0.80 and cell["delta"] == pytest.approx(-0.002)
     depfix = sub.loc[("one-word only, greedy", "WMT12 Pearson, full Depfix")]
     assert depfix["reported"] == 0.827 and math.isnan(depfix["reproduced"]) and depfix["reason"] == DEPFIX_GAP
     assert math.isnan(sub.loc[("one-word first, greedy", "WMT12 Pearson, no Depfix"), "reproduced"])  # not configured
     assert sub.loc[("baseline (original references)", "WMT12 Pearson"), "reproduced"] == 0.70
-    replaced = tables["seed002_parmesan_replaced"].set_index(["row", "column"])
+    replaced = tables["parmesan_replaced"].set_index(["row", "column"])
     assert replaced.loc[("one-word only, alignment", "WMT12 words per sentence"), "reported"] == 0.86
     assert replaced.loc[("one-word only, alignment", "WMT12 words per sentence"), "reproduced"] == 0.8
-    meteor = tables["seed002_parmesan_meteor"].set_index(["row", "column"])
+    meteor = tables["parmesan_meteor"].set_index(["row", "column"])
     assert meteor.loc[("Meteor, no-paraphrases", "WMT12 Pearson, before Depfix"), "reported"] == 0.931
     assert meteor.loc[("Meteor, no-paraphrases", "WMT12 Pearson, before Depfix"), "reproduced"] == 0.9
 
 
-def test_seed000_table_williams_against_bleu():
+def test_softbleu_table_williams_against_bleu():
     system = pd.DataFrame({"dataset": "d", "lp": "en-cs", "metric": ["bleu", "soft"], "human_score": "gt_others",
                            "n_systems": 9, "pearson": [0.7, 0.75], "metric_signature": ["B", "S"]})
     segment = pd.DataFrame({"dataset": "d", "lp": "en-cs", "metric": ["bleu", "soft"], "tau_wmt13": [0.2, 0.25],
                             "three_way_accuracy": [0.4, 0.45], "n_comparisons": 100, "metric_signature": ["B", "S"]})
     williams = pd.DataFrame({"dataset": "d", "lp": "en-cs", "human_score": "gt_others", "metric_1": ["soft", "bleu"],
                              "metric_2": ["bleu", "soft"], "t": [1.2, -1.2], "p_one_sided": [0.13, 0.87]})
-    table = seed000_table(system, segment, williams, ["bleu", "soft"], {"d": "wmt13"}).set_index("metric")
+    table = softbleu_table(system, segment, williams, ["bleu", "soft"], {"d": "wmt13"}).set_index("metric")
     assert table.loc["soft", "pearson_minus_bleu"] == pytest.approx(0.05)
     assert table.loc["soft", "williams_p_two_sided"] == pytest.approx(0.26)
     assert table.loc["soft", "tau"] == 0.25 and table.loc["bleu", "three_way_accuracy"] == 0.4
     assert math.isnan(table.loc["bleu", "williams_p_two_sided"])
+
+
+def test_paraphrase_settings_share_a_lexicon_per_filter_and_summarise(tmp_path, monkeypatch):
+    built = []
+    real_build = ps.build_lexicon
+    monkeypatch.setattr(ps, "build_lexicon", lambda *a: built.append(a[3]) or real_build(*a))
+    thesaurus = tmp_path / "th_en.dat"
+    thesaurus.write_text("UTF-8\nshop|1\n(noun)|store|market\nbig|1\n(adj)|large\n", encoding="utf-8")
+    segments = pd.DataFrame({"system": ["s", "s"], "seg_id": [1, 2], "hypothesis": ["store big", "market x"],
+                             "reference": ["shop big", "shop large"], "source": ["", ""]})
+    settings = {"owo": {"order": "one-word-only", "selection": "greedy"},
+                "owf": {"order": "one-word-first", "selection": "greedy"},
+                "owo.pos": {"order": "one-word-only", "selection": "greedy", "filter": "same-pos"}}
+    runs = list(ps.paraphrase_settings(segments, settings, {"kind": "mythes", "source": "thesaurus_en"}, thesaurus,
+                                       "abc", "en", "none", None, "tiny", "xx-en"))
+    assert [name for name, *_ in runs] == ["owo", "owf", "owo.pos"]
+    assert built == [None, "same-pos"]  # owo and owf share the unfiltered lexicon
+    name, table, substitutions, summary = runs[0]
+    assert table["reference"].tolist() == ["store big", "market large"] and len(substitutions) == 2
+    assert summary["setting"] == "owo" and summary["filter"] is None and summary["lexicon_sha256"] == "abc"
+    assert (summary["dataset"], summary["lp"], summary["substitutions"], summary["words_per_sentence"]) == (
+        "tiny", "xx-en", 2, 1.0)
+
+
+def test_links_of_reads_the_alignment_table():
+    aligned = pd.DataFrame({"system": ["s", "t"], "seg_id": [1, 2], "links": ["0-0 1-2", ""]})
+    assert ps.links_of(aligned) == {("s", 1): {(0, 0), (1, 2)}, ("t", 2): set()}
+
+
+def test_correlate_paraphrased_joins_settings_and_summaries():
+    human = pd.DataFrame({"system": list("abcdef"), "gt_others": [0.1, 0.4, 0.3, 0.6, 0.8, 0.7]})
+
+    def scores(values, signature):
+        return pd.DataFrame({"system": list("abcdef"), "score": values, "signature": signature})
+
+    original = {"bleu": scores([10, 14, 16, 15, 20, 18.0], "o")}
+    paraphrased = [("owo", "bleu", scores([11, 15, 14, 17, 21, 19.0], "p1")),
+                   ("owf", "bleu", scores([9, 15, 16, 15, 22, 17.0], "p2"))]
+    summaries = [{"setting": "owo", "order": "one-word-only", "selection": "greedy", "filter": None,
+                  "words_per_sentence": 1.5, "phrases_per_sentence": 0.0}]
+    table = ps.correlate_paraphrased(human, {"dataset": "tiny", "lp": "xx-en"}, summaries, original, paraphrased)
+    assert table["references"].tolist() == ["original", "owo", "owf"]
+    assert list(table.columns[:3]) == ["dataset", "lp", "metric"] and set(table["dataset"]) == {"tiny"}
+    expected = correlation_rows(human, {"original": original["bleu"], "owo": paraphrased[0][2],
+                                        "owf": paraphrased[1][2]}, "original")
+    assert table["pearson"].tolist() == expected["pearson"].tolist()
+    assert table.set_index("references").loc["owo", "words_per_sentence"] == 1.5
+    assert pd.isna(table.set_index("references").loc["owf", "order"])  # no summary for owf

@@ -109,3 +109,40 @@ def test_best_settings_cross_validates():
     assert (best["chosen_on_A_alpha"], best["value_on_B"]) == (0.0, 0.30)
     assert (best["chosen_on_B_alpha"], best["value_on_A"]) == (0.5, 0.40)
     assert best["cv_value"] == pytest.approx(0.35)
+
+
+class ScaledColumn:
+    """A stand-in metric re-scored from its statistics: ``w`` times column 0 (``shift`` is fixed)."""
+
+    higher_is_better = True
+
+    def __init__(self, lang):
+        self.lang = lang
+
+    def rescore(self, stats_, w, shift):
+        return w * stats_[:, 0] + shift
+
+    def corpus_rescore(self, stats_, weights, w, shift):
+        return float(w * np.average(stats_[:, 0], weights=weights) + shift)
+
+
+def test_sweep_metric_builds_targets_tables_and_best(monkeypatch):
+    from mtmeta import metrics
+    from mtmeta.metaeval.sweeps import sweep_metric, sweep_title
+
+    made = []
+    monkeypatch.setattr(metrics, "get_for_dataset", lambda name, lang, params: made.append(lang) or ScaledColumn(lang))
+    monkeypatch.setattr(metrics, "metric_class", lambda name: ScaledColumn)
+    seg, comparisons = segment_data()
+    sweep = {"grid": {"w": [1.0, -1.0]}, "fixed": {"shift": 0.5}, "seed": 3,
+             "targets": [{"statistic": "three_way_accuracy", "datasets": ["d"]}]}
+    spec = {"id": "scaled", "name": "scaled", "params": {}}
+    inputs = {("d", "xx-en"): (seg, comparisons), ("other", "xx-de"): (seg, comparisons)}
+    table, best = sweep_metric("tiny", sweep, spec, inputs)
+    assert made == ["en"]  # one metric, in the language of the only target's pair
+    assert list(table.columns[:4]) == ["sweep", "metric", "shift", "w"]
+    full = table[table.split == "all"].set_index("w")["value"]
+    assert full[1.0] == pytest.approx(2 / 4) and full[-1.0] == pytest.approx(3 / 4)  # as run_sweep by hand
+    assert set(table["dataset"]) == {"d"} and set(table["sweep"]) == {"tiny"} and set(table["shift"]) == {0.5}
+    assert best.iloc[0]["sweep"] == "tiny" and best.iloc[0]["best_w"] == -1.0
+    assert sweep_title("tiny", sweep, spec) == "tiny: scaled (shift 0.5)"

@@ -48,7 +48,7 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["paraphrase_references"] == 2  # one per target, all 9 settings
     paraphrased = {rule for rule in counts if rule.startswith("score_paraphrased_")}
     assert len(paraphrased) == 2 + 6 and {counts[rule] for rule in paraphrased} == {1}
-    assert counts["sweep_paraphrase_share"] == counts["table_seed002_parmesan"] == counts["table_seed000"] == 1
+    assert counts["sweep_paraphrase_share"] == counts["paper_parmesan"] == counts["paper_softbleu"] == 1
     # 10 data sources, plus METEOR's: the English function words (Meteor 1.5 uses them for every
     # language); WordNet; Meteor's English paraphrase table; the cs, de, es and fr thesauri.
     assert counts["download_source"] == 10 + 1 + 1 + 1 + 4
@@ -58,14 +58,16 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["correlate_segment_level"] == 1  # all 20 pairs in one job
     assert counts["bootstrap_system_level"] == counts["test_significance"] == 1  # the 19 judged pairs
     assert counts["sweep_parameters"] == 4
-    assert counts["table_seed001"] == counts["table_seed003"] == counts["build_ledger"] == 1
-    assert counts["table_seed002"] == 2  # WMT12 and the WMT13 dev subset
+    assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
+    # The Meteor settings on WMT12 and the WMT13 dev subset, English->Czech.
+    assert counts["parmesan_settings_wmt12_en_cs"] == counts["parmesan_settings_wmt13dev_en_cs"] == 1
 
 
 def test_paper_target_builds_every_artefact(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path, "paper"))
-    assert counts["paper"] == 1 and counts["build_ledger"] == 1 and counts["table_seed002"] == 2
-    assert counts["table_seed000"] == counts["table_seed002_parmesan"] == counts["sweep_paraphrase_share"] == 1
+    assert counts["paper"] == counts["paper_ledger"] == counts["paper_meteor_tuning"] == counts["paper_overview"] == 1
+    assert counts["parmesan_settings_wmt12_en_cs"] == counts["parmesan_settings_wmt13dev_en_cs"] == 1
+    assert counts["paper_softbleu"] == counts["paper_parmesan"] == counts["sweep_paraphrase_share"] == 1
     assert "plot_system_scatter" not in counts  # figures of the study, not of the seeds
 
 

@@ -132,6 +132,7 @@ def study(tmp_path_factory, repo):
                          "rankings": ["random", "thesaurus", "distributional"], "fractions": [0.5, 1.0]},
         },
         "bootstrap": {"draws": 50, "seed": 1},
+        "paper": {"overview": {}, "softbleu": {"baseline": "bleu", "metrics": ["bleu-w2v"]}},
         "sweeps": {
             "tiny_sweep": {
                 "metric": "meteor-exst",
@@ -282,7 +283,7 @@ def test_sweep_rescoring_equals_scoring_from_scratch(study):
 
 
 def test_overview_table_and_ledger(study):
-    overview = pd.read_csv(study / "results/paper/seed003_overview.tsv", sep="\t")
+    overview = pd.read_csv(study / "results/paper/overview.tsv", sep="\t")
     system_level = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
     bleu = overview[(overview.metric == "bleu") & (overview.dataset == "tiny")].iloc[0]
     expected = system_level[(system_level.metric == "bleu") & (system_level.human_score == "gt_others")]
@@ -291,7 +292,7 @@ def test_overview_table_and_ledger(study):
     assert set(overview[overview.dataset == "tiny"]["williams_rank"]) <= {1, 2, 3}
     assert overview[overview.dataset == "evaltiny"]["three_way_accuracy"].notna().all()
     for suffix in ("md", "png", "pdf"):
-        assert (study / f"results/paper/seed003_overview.{suffix}").stat().st_size > 0
+        assert (study / f"results/paper/overview.{suffix}").stat().st_size > 0
     ledger = pd.read_csv(study / "results/paper/ledger.tsv", sep="\t")
     assert ledger.empty and list(ledger.columns)[:3] == ["seed", "table", "row"]  # no seed data in this config
 
@@ -306,8 +307,8 @@ def test_embeddings_and_softened_bleu(study):
     assert soft.loc["sysA", "score"] == pytest.approx(100.0)
     assert (soft["score"] >= bleu.loc[soft.index] - 1e-9).all()  # soft credit never subtracts
     assert training["sha256"][:12] in soft["signature"].iloc[0]
-    seed000 = pd.read_csv(study / "results/paper/seed000.tsv", sep="\t")
-    row = seed000[(seed000.dataset == "tiny") & (seed000.metric == "bleu-w2v")].iloc[0]
+    softbleu = pd.read_csv(study / "results/paper/softbleu.tsv", sep="\t")
+    row = softbleu[(softbleu.dataset == "tiny") & (softbleu.metric == "bleu-w2v")].iloc[0]
     assert 0 <= row["williams_p_two_sided"] <= 1
 
 

@@ -139,6 +139,7 @@ for _metric_id in PARAPHRASED_METRICS:
         params:
             metric=metric_entry(_metric_id),
             runs=[{"dataset": d, "lp": lp, "setting": s} for d, lp, s in _runs],
+            own_references=True,
         log:
             f"results/logs/score_paraphrased/{_metric_id}.log",
         benchmark:
@@ -149,7 +150,7 @@ for _metric_id in PARAPHRASED_METRICS:
             mem_mb=4000,
             runtime=120,
         script:
-            "../scripts/score_paraphrased.py"
+            "../scripts/score_segments.py"
 
 
 rule correlate_paraphrased:

@@ -39,7 +39,8 @@ for _metric_id, _rule_name in SCORE_RULES.items():
             systems=[f"results/scores/{d}/{lp}/{_metric_id}.sys.tsv" for d, lp in _pairs],
         params:
             metric=metric_entry(_metric_id),
-            pairs=[{"dataset": d, "lp": lp, "tokenized": DATASETS[d].get("tokenized", False)} for d, lp in _pairs],
+            runs=[{"dataset": d, "lp": lp, "tokenized": DATASETS[d].get("tokenized", False)} for d, lp in _pairs],
+            own_references=False,
         log:
             f"results/logs/score_segments/{_metric_id}.log",
         benchmark:

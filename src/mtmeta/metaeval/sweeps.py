@@ -16,6 +16,7 @@ optimum and the held-out value shows how much tuning on test data flatters a set
 from __future__ import annotations
 
 import itertools
+import logging
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,8 @@ import pandas as pd
 from mtmeta.stats import pairwise
 from mtmeta.stats.correlation import correlations
 from mtmeta.stats.human import system_scores
+
+log = logging.getLogger(__name__)
 
 SYSTEM_STATISTICS = ("pearson", "spearman", "kendall")
 
@@ -193,3 +196,73 @@ def best_settings(table: pd.DataFrame, parameters: list[str]) -> pd.DataFrame:
             "cv_value": (held_out[0][1] + held_out[1][1]) / 2,
         })
     return pd.DataFrame(rows)
+
+
+STAT_EXCLUDED = ("system", "seg_id", "score", "signature")  # the other columns of a score file are statistics
+
+
+def stat_columns(seg_table: pd.DataFrame) -> list[str]:
+    return [c for c in seg_table.columns if c not in STAT_EXCLUDED]
+
+
+def sweep_targets(sweep: dict, inputs: dict[tuple[str, str], tuple[pd.DataFrame, pd.DataFrame]]) -> list:
+    """The targets of a sweep's config entry (``targets``: statistic, datasets, human score) on the
+    inputs: (dataset, lp) -> (segment scores with statistics, human comparisons)."""
+    targets = []
+    for target in sweep["targets"]:
+        for (dataset, lp), (seg, comparisons) in inputs.items():
+            if dataset not in target["datasets"]:
+                continue
+            columns = stat_columns(seg)
+            if target["statistic"] in SYSTEM_STATISTICS:
+                judged = sorted(set(comparisons["sys_a"]) | set(comparisons["sys_b"]))
+                targets.append(system_target(dataset, lp, target["statistic"], target["human_score"], seg, columns,
+                                             comparisons, judged))
+            else:
+                targets.append(segment_target(dataset, lp, target["statistic"], seg, columns, comparisons))
+    return targets
+
+
+def sweep_metric(name: str, sweep: dict, spec: dict,
+                 inputs: dict[tuple[str, str], tuple[pd.DataFrame, pd.DataFrame]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A configured sweep ``name`` of a metric (``spec``: id, registry name, params) on its inputs:
+    the tidy table of every setting x target x split, and the best settings (:func:`best_settings`)."""
+    from mtmeta import metrics
+    from mtmeta.data.corpus import split_lp
+
+    by_language = {}
+
+    def metric_for(target):
+        """The metric in the target language: language presets set the parameters a grid leaves fixed."""
+        trg = split_lp(target.lp)[1]
+        if trg not in by_language:
+            by_language[trg] = metrics.get_for_dataset(spec["name"], trg, spec["params"])
+            if not hasattr(by_language[trg], "rescore"):
+                raise ValueError(f"metric {spec['id']} cannot be re-scored from its statistics")
+        return by_language[trg]
+
+    targets = sweep_targets(sweep, inputs)
+    fixed = sweep.get("fixed", {})
+    settings = expand_grid(sweep["grid"])
+    log.info("%s: %d settings x %d targets", name, len(settings), len(targets))
+    table = run_sweep(
+        settings,
+        targets,
+        rescore_segments=lambda target, stats, setting: metric_for(target).rescore(stats, **fixed, **setting),
+        corpus_score=lambda target, stats, weights, setting: metric_for(target).corpus_rescore(
+            stats, weights, **fixed, **setting),
+        higher_is_better=metrics.metric_class(spec["name"]).higher_is_better,
+        seed=sweep.get("seed", 12345),
+    )
+    for parameter, value in fixed.items():
+        table.insert(0, parameter, value)
+    table.insert(0, "metric", spec["id"])
+    table.insert(0, "sweep", name)
+    best = best_settings(table, list(sweep["grid"]))
+    best.insert(0, "sweep", name)
+    return table, best
+
+
+def sweep_title(name: str, sweep: dict, spec: dict) -> str:
+    fixed = sweep.get("fixed", {})
+    return f"{name}: {spec['id']} ({', '.join(f'{k} {v:g}' for k, v in fixed.items())})"

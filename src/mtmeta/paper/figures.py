@@ -81,7 +81,7 @@ def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs
     save(fig, outputs)
 
 
-def seed001_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, outputs: list[str | Path]) -> None:
+def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, outputs: list[str | Path]) -> None:
     """Seed 001's two sweeps: ours (and ours read with alpha mirrored) beside the reported accuracies."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
     rows = alpha_table[alpha_table["row"].str.startswith("alpha ")]
@@ -150,7 +150,7 @@ def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list
     save(fig, outputs)
 
 
-def seed000_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
+def softbleu_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
     """System-level Pearson of BLEU and each softened variant, per dataset and language pair."""
     system = table.dropna(subset=["pearson"])
     labels = list(dict.fromkeys(f"{d}\n{lp}" for d, lp in zip(system["dataset"], system["lp"], strict=True)))

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 
 
-def seed003_overview(system_level: pd.DataFrame, segment_level: pd.DataFrame, ranks: pd.DataFrame,
+def overview_table(system_level: pd.DataFrame, segment_level: pd.DataFrame, ranks: pd.DataFrame,
                      tau_variant: dict[str, str], bootstrap: pd.DataFrame | None = None) -> pd.DataFrame:
     """Pearson and Spearman with > others (with bootstrap intervals), the segment-level tau of each
     year's variant, and the Williams rank groups."""
@@ -52,3 +52,14 @@ def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
     for metric, row in wide.iterrows():
         lines.append(f"| {metric} | " + " | ".join(row[c] for c in columns) + " |")
     return "\n".join(lines) + "\n"
+
+
+def overview_report(table: pd.DataFrame) -> str:
+    """The overview's Markdown: system-level Pearson with Williams groups, then segment-level tau."""
+    return (overview_markdown(table, "pearson", "System-level Pearson with \"> others\" "
+                              "(bold: the top Williams group, one-sided p <= 0.05 starts a new group; "
+                              "otherwise the group number; 95% bootstrap intervals are in the TSV)")
+            + "\n"
+            + overview_markdown(table.drop(columns="williams_rank"), "segment_tau",
+                                "Segment-level Kendall tau (each year's WMT variant; on the evaluator set, "
+                                "tau_wmt14; its three-way accuracy is in the TSV)"))

@@ -10,41 +10,36 @@ import pandas as pd
 from mtmeta.metaeval.significance import correlation_rows
 from mtmeta.paper.ledger import difference, gap_reason
 
-SEED002_VARIANTS = {
-    "basic": "meteor",
-    "one-word": "meteor-cs-one-word",
-    "same-pos": "meteor-cs-same-pos",
-    "same-lemma": "meteor-cs-same-lemma",
-    "diff-lemma": "meteor-cs-diff-lemma",
-    "no-paraphrases": "meteor-cs-no-paraphrases",
-    "wordnet": "meteor-cs-thesaurus",
-}
 
+def settings_table(label: str, human: pd.DataFrame, system_scores: dict[str, pd.DataFrame], reported: dict,
+                   summary: dict, meteor_settings: dict[str, str], baseline: str = "bleu",
+                   exact_meteor: str = "meteor-cs-no-paraphrases") -> pd.DataFrame:
+    """BLEU and every Meteor paraphrase-table setting: Pearson with > others, and Meng's test vs BLEU.
 
-def seed002_table(label: str, human: pd.DataFrame, system_scores: dict[str, pd.DataFrame], reported: dict,
-                  summary: dict) -> pd.DataFrame:
-    """BLEU and every Meteor paraphrase-table setting: Pearson with > others, and Meng's test vs BLEU."""
-    tests = correlation_rows(human, system_scores, baseline="bleu").set_index("variant")
+    ``meteor_settings``: the seed's setting name -> its metric id (config ``paper.parmesan``);
+    ``baseline``: BLEU's id; ``exact_meteor``: exact-match Meteor's, the Treex table's baseline."""
+    tests = correlation_rows(human, system_scores, baseline=baseline).set_index("variant")
     n = int(tests["n_systems"].iloc[0])
     r = tests["pearson"]
     rows = []
-    baseline = reported["tables"]["simple_substitution"]["baseline"][label]
-    rows.append({"row": "BLEU (original references)", "metric": "bleu", "pearson": r["bleu"], "reported": baseline,
+    reported_baseline = reported["tables"]["simple_substitution"]["baseline"][label]
+    rows.append({"row": "BLEU (original references)", "metric": baseline, "pearson": r[baseline],
+                 "reported": reported_baseline,
                  "meng_z": math.nan, "meng_p_two_sided": math.nan, "meng_p_one_sided": math.nan,
                  "reason_key": "bleu"})
     variants = reported["tables"]["meteor_variants"]["rows"]
-    for setting, metric_id in SEED002_VARIANTS.items():
+    for setting, metric_id in meteor_settings.items():
         test = tests.loc[metric_id]
         rows.append({"row": f"Meteor, {setting}", "metric": metric_id, "pearson": r[metric_id],
                      "reported": variants[setting][label], "meng_z": test["meng_z"],
                      "meng_p_two_sided": test["meng_p_two_sided"], "meng_p_one_sided": test["meng_p_one_sided"],
                      "reason_key": "meteor"})
     treex = reported["tables"]["treex"]["rows"]
-    rows.append({"row": "BLEU (Treex table's baseline)", "metric": "bleu", "pearson": r["bleu"],
+    rows.append({"row": "BLEU (Treex table's baseline)", "metric": baseline, "pearson": r[baseline],
                  "reported": treex["BLEU"][label], "meng_z": math.nan, "meng_p_two_sided": math.nan,
                  "meng_p_one_sided": math.nan, "reason_key": "bleu"})
-    rows.append({"row": "exact-match Meteor (Treex table's baseline)", "metric": "meteor-cs-no-paraphrases",
-                 "pearson": r["meteor-cs-no-paraphrases"], "reported": treex["exact-Meteor"][label],
+    rows.append({"row": "exact-match Meteor (Treex table's baseline)", "metric": exact_meteor,
+                 "pearson": r[exact_meteor], "reported": treex["exact-Meteor"][label],
                  "meng_z": math.nan, "meng_p_two_sided": math.nan, "meng_p_one_sided": math.nan,
                  "reason_key": "meteor"})
     frame = pd.DataFrame(rows)
@@ -73,19 +68,22 @@ def _ledger_frame(rows: list[dict]) -> pd.DataFrame:
     return frame
 
 
-def seed002_parmesan(correlations: dict[str, pd.DataFrame], reported: dict, settings: dict,
-                     meteor_setting: str | None) -> dict[str, pd.DataFrame]:
+def paraphrased_tables(correlations: dict[str, pd.DataFrame], reported: dict, settings: dict,
+                       meteor_setting: str | None, meteor_settings: dict[str, str],
+                       baseline: str = "bleu") -> dict[str, pd.DataFrame]:
     """Seed 002's tables on the paraphrased references, in long form beside the reported numbers.
 
     ``correlations``: dataset label (WMT12 / WMT13) -> the correlate_paraphrased table.
-    ``settings``: the config's Parmesan settings (name -> order / selection / filter).
+    ``settings``: the config's Parmesan settings (name -> order / selection / filter);
+    ``meteor_setting``: the setting whose references the Meteor settings (``meteor_settings``, the
+    seed's name -> metric id) were scored with, if any; ``baseline``: BLEU's id.
     """
     tables = reported["tables"]
     reasons = reported["reasons"]
     by_method = {(spec["order"], spec["selection"]): name for name, spec in settings.items() if not spec.get("filter")}
     substitution, replaced, meteor = [], [], []
     for label, corr in correlations.items():
-        bleu = corr[corr["metric"] == "bleu"].set_index("references")
+        bleu = corr[corr["metric"] == baseline].set_index("references")
         note = reasons[label]["parmesan"]
         substitution.append({"row": "baseline (original references)", "column": f"{label} Pearson",
                              "reported": tables["simple_substitution"]["baseline"][label],
@@ -114,7 +112,7 @@ def seed002_parmesan(correlations: dict[str, pd.DataFrame], reported: dict, sett
                                      "references": name, "reason": note})
         if meteor_setting is not None:
             variants = tables["meteor_variants"]
-            for setting, metric_id in SEED002_VARIANTS.items():
+            for setting, metric_id in meteor_settings.items():
                 rows = corr[(corr["metric"] == metric_id) & (corr["references"] == meteor_setting)]
                 before = variants["parmesan_rows"]["before_depfix"][setting][0 if label == "WMT12" else 1]
                 after = variants["parmesan_rows"]["new"][setting][0 if label == "WMT12" else 1]
@@ -126,8 +124,28 @@ def seed002_parmesan(correlations: dict[str, pd.DataFrame], reported: dict, sett
                 meteor.append({"row": f"Meteor, {setting}", "column": f"{label} Pearson, new (after Depfix)",
                                "reported": after, "reproduced": math.nan, "meng_p_two_sided": math.nan,
                                "references": None, "reason": DEPFIX_GAP})
-    out = {"seed002_parmesan_substitution": _ledger_frame(substitution),
-           "seed002_parmesan_replaced": _ledger_frame(replaced)}
+    out = {"parmesan_substitution": _ledger_frame(substitution), "parmesan_replaced": _ledger_frame(replaced)}
     if meteor:
-        out["seed002_parmesan_meteor"] = _ledger_frame(meteor)
+        out["parmesan_meteor"] = _ledger_frame(meteor)
     return out
+
+
+PARAPHRASED_TITLES = {
+    "parmesan_substitution": "Seed 002 (table corrs13): Pearson of BLEU with > others, new references",
+    "parmesan_replaced": "Seed 002 (table replaced): average replaced words and phrases per sentence",
+    "parmesan_meteor": "Seed 002 (table results:12:13): Meteor settings with the new references",
+}
+VARIANT_COLUMNS = ["metric", "references", "n_systems", "pearson", "meng_z", "meng_p_two_sided",
+                   "words_per_sentence", "phrases_per_sentence"]
+
+
+def variants_markdown(correlations: dict[str, pd.DataFrame]) -> str:
+    """Every metric with the original and every setting's references, per target, with Meng's test."""
+    from mtmeta.io import markdown_table
+
+    parts = []
+    for label, table in correlations.items():
+        parts.append(f"**{label} ({table['dataset'].iloc[0]} {table['lp'].iloc[0]}): every metric with the "
+                     "original and every setting's references; Meng's test against the original**\n\n")
+        parts.append(markdown_table(table[VARIANT_COLUMNS]) + "\n\n")
+    return "".join(parts)

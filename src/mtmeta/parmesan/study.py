@@ -127,3 +127,110 @@ def top_share(ranked: pd.DataFrame, fraction: float) -> set[tuple[str, str]]:
     keep = math.ceil(round(fraction * len(ranked), 9))
     head = ranked.iloc[:keep]
     return set(zip(head["a"], head["b"], strict=True))
+
+
+# -- the study's steps, as the workflow's rules run them --------------------------------------------
+
+
+def links_of(alignment: pd.DataFrame) -> dict[tuple[str, int], set[tuple[int, int]]]:
+    """(system, seg_id) -> hypothesis-reference word links, from rule align_outputs' table."""
+    from mtmeta.parmesan.alignment import parse_links
+
+    return {(s, int(i)): parse_links(t) for s, i, t in zip(alignment["system"], alignment["seg_id"],
+                                                            alignment["links"], strict=True)}
+
+
+def paraphrase_settings(segments: pd.DataFrame, settings: dict[str, dict], lexicon_spec: dict, lexicon_path,
+                        lexicon_sha256: str, lang: str, tokenize: str, links: dict | None, dataset: str, lp: str):
+    """For each configured setting in order: (name, new segment table, substitutions, summary).
+
+    Settings that share a lexicon filter share the lexicon (they differ in order and selection more
+    often than in the filter)."""
+    from mtmeta.data.tokenize import tokenizer
+
+    lexicons = {}
+    for number, (name, setting) in enumerate(settings.items()):
+        filter_kind = setting.get("filter")
+        if filter_kind not in lexicons:
+            lexicons[filter_kind] = build_lexicon(lexicon_spec["kind"], lexicon_path, lang, filter_kind)
+        lexicon = lexicons[filter_kind]
+        table, substitutions = paraphrase(segments, lexicon, lang, setting["order"], setting["selection"],
+                                          tokenizer(tokenize), links)
+        summary = summarize(table)
+        summary.update(dataset=dataset, lp=lp, setting=name, order=setting["order"], selection=setting["selection"],
+                       filter=filter_kind, lexicon=lexicon_spec["source"], lexicon_kind=lexicon_spec["kind"],
+                       lexicon_sha256=lexicon_sha256, lexicon_entries=lexicon.n_entries, tokenize=tokenize,
+                       lemmas="simplemma", substitutions=int(len(substitutions)))
+        log.info("[%d/%d] %s: %.2f words and %.2f phrases replaced per sentence; %d of %d sentences changed",
+                 number + 1, len(settings), name, summary["words_per_sentence"], summary["phrases_per_sentence"],
+                 summary["sentences_changed"], summary["sentences"])
+        yield name, table, substitutions, summary
+
+
+def correlate_paraphrased(human: pd.DataFrame, dataset: dict, summaries: list[dict],
+                          original: dict[str, pd.DataFrame], paraphrased: list[tuple[str, str, pd.DataFrame]]
+                          ) -> pd.DataFrame:
+    """Pearson with the human score for every metric with the original references and with each
+    setting's, and Meng's test against the original references.
+
+    ``dataset``: the target's summary; ``summaries``: each setting's paraphrasing summary;
+    ``original``: metric id -> system scores with the original references; ``paraphrased``:
+    (setting, metric id, system scores) of each run."""
+    from mtmeta.metaeval.significance import correlation_rows
+
+    by_setting = {info["setting"]: info for info in summaries}
+    scored: dict[str, dict[str, pd.DataFrame]] = {}
+    for setting, metric, table in paraphrased:
+        scored.setdefault(metric, {})[setting] = table
+    frames = []
+    for metric, tables in scored.items():
+        rows = correlation_rows(human, {"original": original[metric], **tables}, baseline="original")
+        rows.insert(0, "metric", metric)
+        frames.append(rows)
+    table = pd.concat(frames, ignore_index=True).rename(columns={"variant": "references"})
+    for key in ("order", "selection", "filter", "words_per_sentence", "phrases_per_sentence"):
+        table[key] = [by_setting.get(r, {}).get(key) for r in table["references"]]
+    table.insert(0, "lp", dataset["lp"])
+    table.insert(0, "dataset", dataset["dataset"])
+    return table
+
+
+def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFrame, lexicon: Lexicon, lang: str,
+                setting: dict, appendix: dict, metric, metric_id: str, tokenize: Callable[[str], list[str]],
+                sentences: Sequence[Sequence[str]] | None, dataset: str, lp: str
+                ) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+    """The appendix: rank the lexicon's one-word pairs each way, keep the best shares, score the
+    references paraphrased with each share. Returns (one row per ranking x share, the rankings, the
+    metric's Pearson with the original references). ``sentences``: the lemmatised corpus of the
+    distributional ranking (if it is configured)."""
+    from mtmeta.metaeval.significance import correlation_rows
+    from mtmeta.metrics.scoring import score_segments
+
+    baseline = float(correlation_rows(human, {"original": original}, "original")["pearson"].iloc[0])
+    rows, rankings = [], []
+    for ranking in appendix["rankings"]:
+        ranked = rank_pairs(lexicon, ranking, seed=appendix["seed"], sentences=sentences, window=appendix["window"])
+        rankings.append(ranked.assign(ranking=ranking, rank=range(1, len(ranked) + 1)))
+        for fraction in appendix["fractions"]:
+            kept = top_share(ranked, fraction)
+            table, _ = paraphrase(segments, lexicon.keep_pairs(kept), lang, setting["order"], setting["selection"],
+                                  tokenize)
+            _, systems = score_segments(table, metric, own_references=True)
+            r = correlation_rows(human, {"original": original, "paraphrased": systems}, "original")
+            new = r.loc[r["variant"] == "paraphrased"].iloc[0]
+            rows.append({"dataset": dataset, "lp": lp, "metric": metric_id, "ranking": ranking,
+                         "fraction": fraction, "pairs_kept": len(kept), "pairs_total": len(ranked),
+                         "words_per_sentence": float(table["words_replaced"].mean()), "pearson": new["pearson"],
+                         "pearson_original": baseline, "meng_p_two_sided": new["meng_p_two_sided"],
+                         "signature": new["signature"]})
+            log.info("%s top %.0f%% (%d pairs): r = %.4f", ranking, 100 * fraction, len(kept), new["pearson"])
+    return pd.DataFrame(rows), pd.concat(rankings, ignore_index=True), baseline
+
+
+def lemmatised_corpus(path, lang: str) -> list[list[str]]:
+    """The distributional ranking's corpus: one lemmatised sentence per line of a tokenised file."""
+    lemma = lemmatizer(lang)
+    with open(path, encoding="utf-8") as handle:
+        sentences = [[lemma(w) for w in line.split()] for line in handle]
+    log.info("distributional ranking: %d corpus sentences, %d tokens", len(sentences), sum(map(len, sentences)))
+    return sentences

@@ -1,0 +1,50 @@
+"""Scoring one metric on its runs: the tables score_segments writes, one metric object per target
+language and tokenisation, paraphrased references per system."""
+
+import pandas as pd
+import sacrebleu
+
+from mtmeta import metrics
+from mtmeta.metrics.scoring import score_runs
+
+
+def write_run(folder, references_by_system):
+    folder.mkdir(parents=True)
+    rows = [{"system": system, "seg_id": k + 1, "hypothesis": hyp, "reference": ref, "source": ""}
+            for system, pairs in references_by_system.items() for k, (hyp, ref) in enumerate(pairs)]
+    pd.DataFrame(rows).to_parquet(folder / "segments.parquet", index=False)
+    pd.DataFrame({"tokenizer": pd.Series([], dtype=str), "line": pd.Series([], dtype=str),
+                  "tokens": pd.Series([], dtype=str)}).to_parquet(folder / "tokens.parquet", index=False)
+    return folder / "tokens.parquet", folder / "segments.parquet"
+
+
+def test_score_runs_tables_and_one_metric_per_language(tmp_path, monkeypatch):
+    shared = [("the cat sat on the mat", "the cat sat on the mat"), ("a dog", "the dog barked")]
+    first = write_run(tmp_path / "one", {"s1": shared, "s2": [("the cat sat", "the cat sat on the mat"),
+                                                               ("a dog barked", "the dog barked")]})
+    own = write_run(tmp_path / "two", {"s1": [("a b c d", "a b c d")], "s2": [("a b c d", "a b x d")]})
+    third = write_run(tmp_path / "three", {"s1": shared})
+    made = []
+    real = metrics.get_for_dataset
+    monkeypatch.setattr(metrics, "get_for_dataset",
+                        lambda *a, **k: made.append((a[1], k["tokenized"])) or real(*a, **k))
+    runs = [{"dataset": "d", "lp": "en-cs", "tokenized": False}, {"dataset": "p", "lp": "de-cs", "setting": "owo"},
+            {"dataset": "e", "lp": "cs-en", "tokenized": False}]
+    spec = {"id": "bleu-plain", "name": "bleu", "params": {}}
+    out = list(score_runs(spec, runs[:1], [first[0]], [first[1]]))
+    paraphrased = list(score_runs(spec, runs[1:2], [own[0]], [own[1]], own_references=True))
+    both = list(score_runs(spec, [runs[0], runs[2]], [first[0], third[0]], [first[1], third[1]]))
+    assert made == [("cs", False), ("cs", False), ("cs", False), ("en", False)]  # per call, per language
+    segments, systems = out[0]
+    assert systems.columns.tolist() == ["system", "metric", "score", "n_segments", "signature"]
+    assert systems["metric"].tolist() == ["bleu-plain"] * 2
+    s2 = sacrebleu.corpus_bleu(["the cat sat", "a dog barked"], [["the cat sat on the mat", "the dog barked"]])
+    assert systems.set_index("system").loc["s2", "score"] == s2.score
+    assert segments[["system", "seg_id"]].values.tolist() == [["s1", 1], ["s1", 2], ["s2", 1], ["s2", 2]]
+    _, systems = paraphrased[0]
+    assert systems.columns.tolist()[:3] == ["system", "metric", "references"]
+    assert set(systems["references"]) == {"owo"}
+    by_system = systems.set_index("system")["score"]  # each system against its own reference
+    assert by_system["s1"] == sacrebleu.corpus_bleu(["a b c d"], [["a b c d"]]).score
+    assert by_system["s2"] == sacrebleu.corpus_bleu(["a b c d"], [["a b x d"]]).score < by_system["s1"]
+    assert [t[1]["system"].tolist() for t in both] == [["s1", "s2"], ["s1"]]
