@@ -12,6 +12,13 @@ min_version("9.0")
 os.environ.update(blas_settings())
 
 
+# The data catalogue, then the study's knobs (which may override a source); --configfile files are
+# merged over both. A study directory without a catalogue declares its sources in config.yaml.
+if os.path.exists("config/sources.yaml"):
+
+    configfile: "config/sources.yaml"
+
+
 configfile: "config/config.yaml"
 
 
@@ -19,12 +26,10 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/download.smk"
-include: "workflow/rules/prepare.smk"
+include: "workflow/rules/data.smk"
 include: "workflow/rules/embeddings.smk"
 include: "workflow/rules/score.smk"
-include: "workflow/rules/correlate.smk"
-include: "workflow/rules/analyze.smk"
+include: "workflow/rules/metaeval.smk"
 include: "workflow/rules/parmesan.smk"
 include: "workflow/rules/paper.smk"
 

@@ -14,6 +14,7 @@ from mtmeta.errors import ConfigError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
+CATALOGUE = "sources.yaml"  # the data catalogue, beside the config file
 
 
 def schema_path() -> Path:
@@ -197,16 +198,34 @@ def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:
     return list(dict.fromkeys([*config["metrics"], *extra]))
 
 
-def load_config(path: str | Path | None = None) -> dict:
-    path = Path(path) if path else DEFAULT_CONFIG
+def _read_mapping(path: Path) -> dict:
     try:
-        config = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text())
     except FileNotFoundError:
         raise ConfigError(f"config file {path} not found") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
-    if not isinstance(config, dict):
+    if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
+    return data
+
+
+def merge(base: dict, over: dict) -> dict:
+    """``over`` merged into a copy of ``base``, mappings key by key, as Snakemake merges config files."""
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        out[key] = merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def load_config(path: str | Path | None = None) -> dict:
+    """A config file merged over the data catalogue beside it (``sources.yaml``, if there is one),
+    as the Snakefile loads them, then validated."""
+    path = Path(path) if path else DEFAULT_CONFIG
+    config = _read_mapping(path)
+    catalogue = path.parent / CATALOGUE
+    if catalogue.is_file():
+        config = merge(_read_mapping(catalogue), config)
     return validate_config(config)
 
 

@@ -3,13 +3,15 @@ import copy
 import pytest
 import yaml
 
-from mtmeta.config import DEFAULT_CONFIG, load_config, metric_spec, metrics_of, validate_config
+from mtmeta.config import DEFAULT_CONFIG, load_config, merge, metric_spec, metrics_of, validate_config
 from mtmeta.errors import ConfigError
 
 
 @pytest.fixture
 def raw():
-    return yaml.safe_load(DEFAULT_CONFIG.read_text())
+    """The repository's config over its data catalogue, as the Snakefile merges them."""
+    catalogue = yaml.safe_load((DEFAULT_CONFIG.parent / "sources.yaml").read_text())
+    return merge(catalogue, yaml.safe_load(DEFAULT_CONFIG.read_text()))
 
 
 def test_repository_config_is_valid_and_defaults_are_filled(raw):
@@ -72,6 +74,23 @@ def test_metric_settings(raw):
     assert metrics_of(config, "evaluator")[-3:] == ["meteor-stem", "meteor-syn", "meteor-stem-syn"]
     assert "meteor-syn" not in metrics_of(config, "wmt12")
     bad = copy.deepcopy(config)
-    bad["sweeps"]["meteor_syn"]["targets"][0]["datasets"] = ["wmt12"]
+    bad["sweeps"]["meteor-syn-alpha-gamma"]["targets"][0]["datasets"] = ["wmt12"]
     with pytest.raises(ConfigError, match="not scored on wmt12"):
         validate_config(bad)
+
+
+def test_config_is_merged_over_the_catalogue_beside_it(tmp_path):
+    (tmp_path / "sources.yaml").write_text(yaml.safe_dump({"sources": {
+        "a": {"upstream": {"url": "http://example.invalid/a"}},
+        "b": {"upstream": {"url": "http://example.invalid/b"}}}}))
+    raw = yaml.safe_load(DEFAULT_CONFIG.read_text())
+    dataset = {"description": "tiny", "kind": "evaluator", "data": "b", "labels": "b", "language_pairs": ["xx-en"]}
+    study = {"sources": {"b": {"upstream": {"url": "http://example.invalid/b2"}}}, "metrics": ["bleu"],
+             "datasets": {"tiny": dataset}}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(study))
+    config = load_config(tmp_path / "config.yaml")
+    assert config["sources"]["a"]["upstream"]["url"] == "http://example.invalid/a"
+    assert config["sources"]["b"]["upstream"]["url"] == "http://example.invalid/b2"  # the config wins
+    assert "sources" not in raw and len(load_config()["sources"]) > 20  # the repository's catalogue
+    (tmp_path / "sources.yaml").unlink()
+    assert set(load_config(tmp_path / "config.yaml")["sources"]) == {"b"}

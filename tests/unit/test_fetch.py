@@ -70,7 +70,7 @@ def test_checksum_mismatch_names_source_location_and_remedy(mirror_dir, tmp_path
         fetch(plan_fetch("j", spec, mirror_dir), tmp_path / "res/j")
     message = str(info.value)
     assert "'j'" in message and "judgments.tsv.gz" in message and "0" * 64 in message and sha(b"payload") in message
-    assert "config/config.yaml" in message
+    assert "config/sources.yaml" in message
     assert not (tmp_path / "res/j/judgments.tsv.gz").exists()
     assert not (tmp_path / "res/j/manifest.json").exists()
 

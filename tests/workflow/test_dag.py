@@ -14,7 +14,8 @@ def dry_run(repo, tmp_path, *extra):
     snakemake = str(Path(sys.executable).parent / "snakemake")
     result = subprocess.run(
         [snakemake, "-n", "--snakefile", str(repo / "Snakefile"), "--directory", str(tmp_path),
-         "--configfile", str(repo / "config/config.yaml"), "--cores", "2", *extra],
+         "--configfile", str(repo / "config/sources.yaml"), str(repo / "config/config.yaml"), "--cores", "2",
+         *extra],
         capture_output=True, text=True,
     )
     assert result.returncode == 0, result.stderr[-3000:]

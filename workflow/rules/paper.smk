@@ -102,8 +102,8 @@ if "overview" in PAPER:
 
     rule paper_overview:
         input:
-            system_level="results/correlations/system_level.tsv",
-            segment_level="results/correlations/segment_level.tsv",
+            system_level=rules.collect_system_level.output.tsv,
+            segment_level=rules.collect_segment_level.output.tsv,
             bootstrap=[f"results/correlations/{d}/{lp}/system_bootstrap.tsv" for d, lp in SYSTEM_LEVEL_LPS],
             ranks=[f"results/significance/{d}/{lp}/ranks.tsv" for d, lp in SYSTEM_LEVEL_LPS],
         output:
@@ -154,8 +154,8 @@ if SOFTBLEU:
 
     rule paper_softbleu:
         input:
-            system_level="results/correlations/system_level.tsv",
-            segment_level="results/correlations/segment_level.tsv",
+            system_level=rules.collect_system_level.output.tsv,
+            segment_level=rules.collect_segment_level.output.tsv,
             williams=[f"results/significance/{d}/{lp}/williams.tsv" for d, lp in SYSTEM_LEVEL_LPS],
             embeddings=expand(
                 "results/embeddings/{model}/{lang}/training.json",
@@ -220,4 +220,4 @@ rule paper:
         paper_outputs("paper_softbleu", SOFTBLEU),
         rules.paper_ledger.output,
         expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["tsv", "best.tsv", "png", "pdf"]),
-        "results/correlations/segment_level.tsv",
+        rules.collect_segment_level.output.tsv,

@@ -52,3 +52,39 @@ for _metric_id, _rule_name in SCORE_RULES.items():
             runtime=240,
         script:
             "../scripts/score_segments.py"
+
+
+# Cached indexes of METEOR's large lexical resources (see mtmeta.metrics.meteor.indexes): built once,
+# read by every METEOR job that needs them.
+rule index_wordnet:
+    priority: 20
+    input:
+        source_inputs("wordnet"),
+    output:
+        "resources/wordnet/synonym-index.json.gz",
+    log:
+        "results/logs/index_wordnet.log",
+    benchmark:
+        "results/benchmarks/index_wordnet.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/index_wordnet.py"
+
+
+rule index_paraphrase_table:
+    priority: 20
+    input:
+        lambda wildcards: source_inputs(wildcards.source),
+    output:
+        directory("resources/{source}/paraphrase-arrays"),
+    log:
+        "results/logs/index_paraphrase_table/{source}.log",
+    benchmark:
+        "results/benchmarks/index_paraphrase_table/{source}.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/index_paraphrase_table.py"

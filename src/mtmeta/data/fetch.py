@@ -188,7 +188,7 @@ def fetch(plan: FetchPlan, dest_dir: str | Path, *, retries: int = 3, timeout: f
         raise FetchError(
             f"source {plan.source!r}: checksum mismatch for {plan.location}: expected sha256 {plan.sha256}, "
             f"got {actual}. The file is corrupt or a different version; fetch it again, or, if the new "
-            "version is intended, update the sha256 in config/config.yaml."
+            "version is intended, update its sha256 in the data catalogue (config/sources.yaml)."
         )
     if size == 0:
         part.unlink(missing_ok=True)

@@ -1,4 +1,44 @@
-# Dataset preparation: tidy segment and comparison tables, human system scores, exclusion report.
+# Data: copy from the local mirror or download from upstream, verify, extract; then tidy segment and
+# comparison tables, human system scores, the exclusion report and the test sets' tokenisations.
+
+
+rule download_source:
+    # Cheap, and everything waits for it: first.
+    priority: 30
+    output:
+        "resources/{source}/manifest.json",
+    params:
+        plan=fetch_plan,
+    log:
+        "results/logs/download_source/{source}.log",
+    benchmark:
+        "results/benchmarks/download_source/{source}.tsv"
+    message:
+        "Fetching source {wildcards.source}"
+    resources:
+        mem_mb=500,
+        runtime=60,
+    script:
+        "../scripts/download_source.py"
+
+
+rule extract_archive:
+    priority: 30
+    input:
+        ancient("resources/{source}/manifest.json"),
+    output:
+        directory("resources/{source}/extracted"),
+    log:
+        "results/logs/extract_archive/{source}.log",
+    benchmark:
+        "results/benchmarks/extract_archive/{source}.tsv"
+    message:
+        "Extracting {wildcards.source} (refusing unsafe members)"
+    resources:
+        mem_mb=500,
+        runtime=30,
+    script:
+        "../scripts/extract_archive.py"
 
 
 rule prepare_dataset:
