@@ -79,3 +79,16 @@ def test_code_files_follow_each_metrics_imports():
     assert using == {"nist"}
     assert "mtmeta/metrics/__init__.py" not in set().union(*code.values())  # the registry is no metric's code
     assert not any(f.startswith("mtmeta/metrics/meteor/") for f in code["bleu"] | code["chrf"])
+
+
+def test_metric_spec_knows_direction_and_builds_the_configured_metric():
+    from mtmeta.metrics.spec import MetricSpec
+
+    entry = {"id": "chrf-b1", "name": "chrf", "params": {"beta": 1}}
+    spec = MetricSpec.of(entry)
+    assert (spec.id, spec.name, spec.params) == ("chrf-b1", "chrf", {"beta": 1}) and MetricSpec.of(spec) is spec
+    assert spec.higher_is_better and not MetricSpec.of({"id": "ter", "name": "ter"}).higher_is_better
+    built = spec.build("en")
+    stats = built.stats(HYPS, REFS)
+    assert built.corpus_score(stats) == metrics.get("chrf", lang="en", beta=1).corpus_score(stats)
+    assert built.corpus_score(stats) != metrics.get("chrf", lang="en").corpus_score(stats)  # beta 1 is not beta 2

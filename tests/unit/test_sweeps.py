@@ -131,7 +131,8 @@ def test_sweep_metric_builds_targets_tables_and_best(monkeypatch):
     from mtmeta.metaeval.sweeps import sweep_metric, sweep_title
 
     made = []
-    monkeypatch.setattr(metrics, "get_for_dataset", lambda name, lang, params: made.append(lang) or ScaledColumn(lang))
+    monkeypatch.setattr(metrics, "get_for_dataset",
+                        lambda name, lang, params, **k: made.append(lang) or ScaledColumn(lang))
     monkeypatch.setattr(metrics, "metric_class", lambda name: ScaledColumn)
     seg, comparisons = segment_data()
     sweep = {"grid": {"w": [1.0, -1.0]}, "fixed": {"shift": 0.5}, "seed": 3,
@@ -145,4 +146,4 @@ def test_sweep_metric_builds_targets_tables_and_best(monkeypatch):
     assert full[1.0] == pytest.approx(2 / 4) and full[-1.0] == pytest.approx(3 / 4)  # as run_sweep by hand
     assert set(table["dataset"]) == {"d"} and set(table["sweep"]) == {"tiny"} and set(table["shift"]) == {0.5}
     assert best.iloc[0]["sweep"] == "tiny" and best.iloc[0]["best_w"] == -1.0
-    assert sweep_title("tiny", sweep, spec) == "tiny: scaled (shift 0.5)"
+    assert sweep_title("tiny", sweep, "scaled") == "tiny: scaled (shift 0.5)"

@@ -115,7 +115,7 @@ def neighbour_jobs(wildcards):
             continue
         for d, lp in DATASET_LPS:
             if lp.split("-")[1] == wildcards.lang and metric_id in METRICS_FOR[(d, lp)]:
-                jobs.append({"metric": metric_entry(metric_id), "dataset": d, "lp": lp,
+                jobs.append({"metric": metric_entry(metric_id), "segments": prepared("segments.parquet", [(d, lp)])[0],
                              "tokenized": DATASETS[d].get("tokenized", False)})
     return jobs
 
@@ -126,8 +126,7 @@ rule find_neighbours:
     priority: 10
     input:
         vectors="results/embeddings/{model}/{lang}/vectors.bin",
-        segments=lambda wildcards: sorted({f"results/datasets/{j['dataset']}/{j['lp']}/segments.parquet"
-                                           for j in neighbour_jobs(wildcards)}),
+        segments=lambda wildcards: sorted({job["segments"] for job in neighbour_jobs(wildcards)}),
     output:
         "results/embeddings/{model}/{lang}/neighbours.cache.json.gz",
     params:

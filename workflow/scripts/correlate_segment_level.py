@@ -1,25 +1,21 @@
 """Rule correlate_segment_level: every metric's agreement with the pairwise human comparisons of each dataset x lp."""
 
-import json
-
 import pandas as pd
 
-from mtmeta import metrics
+from mtmeta.io import read_json, write_tsv
 from mtmeta.logsetup import configure
 from mtmeta.metaeval.segment_level import segment_level_agreement
+from mtmeta.metrics.spec import MetricSpec
 
 
 def main(snakemake):
     configure(snakemake.log[0])
     for number, pair in enumerate(snakemake.params.pairs):
-        summary = json.loads(open(snakemake.input.summaries[number]).read())
+        summary = read_json(snakemake.input.summaries[number])
         comparisons = pd.read_parquet(snakemake.input.comparisons[number])
-        rows = []
-        for spec, path in zip(pair["metrics"], pair["files"], strict=True):
-            direction = metrics.metric_class(spec["name"]).higher_is_better
-            rows.append(segment_level_agreement(summary, comparisons, pd.read_parquet(path), spec["id"], direction))
-        pd.concat(rows, ignore_index=True).to_csv(snakemake.output[number], sep="\t", index=False,
-                                                  float_format="%.17g")
+        rows = [segment_level_agreement(summary, comparisons, pd.read_parquet(path), spec.id, spec.higher_is_better)
+                for spec, path in zip(map(MetricSpec.of, pair["metrics"]), pair["files"], strict=True)]
+        write_tsv(pd.concat(rows, ignore_index=True), snakemake.output[number])
 
 
 main(snakemake)  # noqa: F821

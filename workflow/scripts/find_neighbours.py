@@ -4,9 +4,9 @@ import logging
 
 import pandas as pd
 
-from mtmeta import metrics
 from mtmeta.embeddings.vectors import Vectors
 from mtmeta.logsetup import configure
+from mtmeta.metrics.spec import MetricSpec
 
 
 def main(snakemake):
@@ -14,13 +14,9 @@ def main(snakemake):
     vectors = Vectors.load(snakemake.input.vectors)
     lang = snakemake.wildcards.lang
     for job in snakemake.params.jobs:
-        spec = job["metric"]
-        metric = metrics.get_for_dataset(spec["name"], lang, spec["params"], job["tokenized"])
-        segments = pd.read_parquet(f"results/datasets/{job['dataset']}/{job['lp']}/segments.parquet",
-                                   columns=["reference"])
-        preprocess = metric._bleu._metric._preprocess_segment
-        vectors.prefetch_neighbours((w for ref in segments["reference"].unique() for w in preprocess(ref).split()),
-                                    metric.k)
+        metric = MetricSpec.of(job["metric"]).build(lang, job["tokenized"])
+        references = pd.read_parquet(job["segments"], columns=["reference"])["reference"].unique()
+        vectors.prefetch_neighbours(metric.reference_words(references), metric.k)
     count = vectors.save_neighbours(snakemake.output[0])
     logging.getLogger("mtmeta").info("%d neighbour lists of %s %s", count, snakemake.wildcards.model, lang)
 

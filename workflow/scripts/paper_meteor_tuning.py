@@ -3,9 +3,9 @@
 import pandas as pd
 import yaml
 
-from mtmeta import metrics
 from mtmeta.io import read_tsv, write_titled_table
 from mtmeta.logsetup import configure
+from mtmeta.metrics.spec import MetricSpec
 from mtmeta.paper.figures import meteor_tuning_figure
 from mtmeta.paper.meteor_tuning import TITLES, tables_from_results
 
@@ -13,8 +13,7 @@ from mtmeta.paper.meteor_tuning import TITLES, tables_from_results
 def main(snakemake):
     configure(snakemake.log[0])
     params, inputs, outputs = snakemake.params, snakemake.input, snakemake.output
-    spec = params.metric
-    metric = metrics.get_for_dataset(spec["name"], params.lang, spec["params"], tokenized=params.tokenized)
+    metric = MetricSpec.of(params.metric).build(params.lang, tokenized=params.tokenized)
     module_bests = {label: read_tsv(path).iloc[0]
                     for label, path in zip(params.module_labels, inputs.module_bests, strict=True)}
     tables = tables_from_results(read_tsv(inputs.sweep), module_bests, read_tsv(inputs.segment_level).set_index(

@@ -18,7 +18,7 @@ def main(snakemake):
     table, best = sweep_metric(name, sweep, spec, inputs)
     write_tsv(table, snakemake.output.table)
     write_tsv(best, snakemake.output.best)
-    sweep_figure(table, list(sweep["grid"]), sweep_title(name, sweep, spec), [snakemake.output.png,
+    sweep_figure(table, list(sweep["grid"]), sweep_title(name, sweep, spec["id"]), [snakemake.output.png,
                                                                               snakemake.output.pdf])
 
 

@@ -1,34 +1,22 @@
 """Rule test_significance: Williams' test for every pair of metrics, and WMT-style ranks, for each
 dataset x lp."""
 
-import json
-
-import pandas as pd
-
-from mtmeta import metrics
+from mtmeta.io import read_json, read_tsv, write_tsv
 from mtmeta.logsetup import configure
-from mtmeta.metaeval.significance import clusters, williams_table
+from mtmeta.metaeval.significance import ranks_table, williams_table
+from mtmeta.metrics.spec import MetricSpec
 
 
 def main(snakemake):
     configure(snakemake.log[0])
-    level = snakemake.params.level
     for number, pair in enumerate(snakemake.params.pairs):
-        summary = json.loads(open(snakemake.input.summaries[number]).read())
-        specs = pair["metrics"]
-        systems = {spec["id"]: pd.read_csv(path, sep="\t") for spec, path in zip(specs, pair["files"], strict=True)}
-        directions = {spec["id"]: metrics.metric_class(spec["name"]).higher_is_better for spec in specs}
-        pairs = williams_table(summary, pd.read_csv(snakemake.input.human_scores[number], sep="\t"), systems,
-                               directions)
-        pairs.to_csv(snakemake.output.pairs[number], sep="\t", index=False, float_format="%.17g")
-        pearson = dict(zip(pairs["metric_1"], pairs["r_1"], strict=False))
-        p_values = {(a, b): p for a, b, p in zip(pairs["metric_1"], pairs["metric_2"], pairs["p_one_sided"],
-                                                 strict=True)}
-        ranks = clusters(pearson, p_values, level)
-        pd.DataFrame({"dataset": summary["dataset"], "lp": summary["lp"], "metric": list(ranks),
-                      "pearson": [pearson[m] for m in ranks], "rank": list(ranks.values()),
-                      "test": f"williams|one-sided|level:{level}"}).to_csv(
-            snakemake.output.ranks[number], sep="\t", index=False, float_format="%.17g")
+        summary = read_json(snakemake.input.summaries[number])
+        specs = [MetricSpec.of(entry) for entry in pair["metrics"]]
+        systems = {spec.id: read_tsv(path) for spec, path in zip(specs, pair["files"], strict=True)}
+        pairs = williams_table(summary, read_tsv(snakemake.input.human_scores[number]), systems,
+                               {spec.id: spec.higher_is_better for spec in specs})
+        write_tsv(pairs, snakemake.output.pairs[number])
+        write_tsv(ranks_table(summary, pairs, snakemake.params.level), snakemake.output.ranks[number])
 
 
 main(snakemake)  # noqa: F821

@@ -187,3 +187,22 @@ def import_pretrained(spec: dict, resources: str | Path, out: str | Path) -> dic
     kv.save_word2vec_format(str(out), binary=True)
     return {"pretrained": spec["source"], "source_sha256": manifest.get("sha256"), "vocabulary": len(kv),
             "vector_size": int(kv.vector_size), "sha256": sha256_file(out)}
+
+
+def build_vectors(spec: dict, lang: str, model: str, corpus: str | Path, out: str | Path,
+                  resources: str | Path = "resources") -> dict:
+    """A configured model's vectors for one language: its pre-trained vectors if it declares them
+    for ``lang``, else word2vec trained on ``corpus``; returns the summary, with model and language."""
+    import time
+
+    pretrained = spec["pretrained"].get(lang)
+    start = time.perf_counter()
+    if pretrained:
+        summary = import_pretrained(pretrained, resources, out)
+    else:
+        log.info("training word2vec on %s (one worker thread)", corpus)
+        summary = train(corpus, spec["params"], out)
+    summary.update(model=model, lang=lang)
+    log.info("%s %s: vocabulary %d, %s training tokens, %.1f s, sha256 %s", model, lang, summary["vocabulary"],
+             summary.get("corpus_tokens", "-"), time.perf_counter() - start, summary["sha256"][:12])
+    return summary

@@ -77,3 +77,13 @@ def correlation_rows(human: pd.DataFrame, scores: dict[str, pd.DataFrame], basel
         row["signature"] = scores[name]["signature"].iloc[0]
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def ranks_table(summary: dict, pairs: pd.DataFrame, level: float) -> pd.DataFrame:
+    """WMT-style ranks (:func:`clusters`) of the metrics in a :func:`williams_table`."""
+    pearson = dict(zip(pairs["metric_1"], pairs["r_1"], strict=False))
+    p_values = {(a, b): p for a, b, p in zip(pairs["metric_1"], pairs["metric_2"], pairs["p_one_sided"], strict=True)}
+    ranks = clusters(pearson, p_values, level)
+    return pd.DataFrame({"dataset": summary["dataset"], "lp": summary["lp"], "metric": list(ranks),
+                         "pearson": [pearson[m] for m in ranks], "rank": list(ranks.values()),
+                         "test": f"williams|one-sided|level:{level}"})

@@ -223,22 +223,23 @@ def sweep_targets(sweep: dict, inputs: dict[tuple[str, str], tuple[pd.DataFrame,
     return targets
 
 
-def sweep_metric(name: str, sweep: dict, spec: dict,
+def sweep_metric(name: str, sweep: dict, spec,
                  inputs: dict[tuple[str, str], tuple[pd.DataFrame, pd.DataFrame]]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A configured sweep ``name`` of a metric (``spec``: id, registry name, params) on its inputs:
+    """A configured sweep ``name`` of a metric (a :class:`~mtmeta.metrics.spec.MetricSpec` or its entry) on its inputs:
     the tidy table of every setting x target x split, and the best settings (:func:`best_settings`)."""
-    from mtmeta import metrics
     from mtmeta.data.corpus import split_lp
+    from mtmeta.metrics.spec import MetricSpec
 
+    spec = MetricSpec.of(spec)
     by_language = {}
 
     def metric_for(target):
         """The metric in the target language: language presets set the parameters a grid leaves fixed."""
         trg = split_lp(target.lp)[1]
         if trg not in by_language:
-            by_language[trg] = metrics.get_for_dataset(spec["name"], trg, spec["params"])
+            by_language[trg] = spec.build(trg)
             if not hasattr(by_language[trg], "rescore"):
-                raise ValueError(f"metric {spec['id']} cannot be re-scored from its statistics")
+                raise ValueError(f"metric {spec.id} cannot be re-scored from its statistics")
         return by_language[trg]
 
     targets = sweep_targets(sweep, inputs)
@@ -251,18 +252,18 @@ def sweep_metric(name: str, sweep: dict, spec: dict,
         rescore_segments=lambda target, stats, setting: metric_for(target).rescore(stats, **fixed, **setting),
         corpus_score=lambda target, stats, weights, setting: metric_for(target).corpus_rescore(
             stats, weights, **fixed, **setting),
-        higher_is_better=metrics.metric_class(spec["name"]).higher_is_better,
+        higher_is_better=spec.higher_is_better,
         seed=sweep.get("seed", 12345),
     )
     for parameter, value in fixed.items():
         table.insert(0, parameter, value)
-    table.insert(0, "metric", spec["id"])
+    table.insert(0, "metric", spec.id)
     table.insert(0, "sweep", name)
     best = best_settings(table, list(sweep["grid"]))
     best.insert(0, "sweep", name)
     return table, best
 
 
-def sweep_title(name: str, sweep: dict, spec: dict) -> str:
+def sweep_title(name: str, sweep: dict, metric_id: str) -> str:
     fixed = sweep.get("fixed", {})
-    return f"{name}: {spec['id']} ({', '.join(f'{k} {v:g}' for k, v in fixed.items())})"
+    return f"{name}: {metric_id} ({', '.join(f'{k} {v:g}' for k, v in fixed.items())})"

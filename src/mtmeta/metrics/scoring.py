@@ -66,29 +66,30 @@ def score_segments(segments: pd.DataFrame, metric: Metric,
     return seg_table, sys_table
 
 
-def score_runs(spec: dict, runs: list[dict], tokens: list, segments: list,
+def score_runs(spec, runs: list[dict], tokens: list, segments: list,
                own_references: bool = False) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
     """``(segment_table, system_table)`` of one metric on each run, in order.
 
-    ``spec``: the metric's entry (``id``, registry ``name``, ``params``); each run names its
+    ``spec``: a :class:`~mtmeta.metrics.spec.MetricSpec` or its entry; each run names its
     ``dataset`` and ``lp``, whether its text is already tokenised (``tokenized``) and, for
     paraphrased references, the ``setting`` that wrote them (a ``references`` column of the system
     table); ``tokens`` and ``segments`` are the runs' files. One metric object per target language
     and tokenisation, so its resources load once.
     """
-    from mtmeta import metrics
     from mtmeta.data.corpus import split_lp
+    from mtmeta.metrics.spec import MetricSpec
 
+    spec = MetricSpec.of(spec)
     made: dict[tuple[str, bool], Metric] = {}
     for number, run in enumerate(runs):
         key = (split_lp(run["lp"])[1], bool(run.get("tokenized", False)))
         if key not in made:
-            made[key] = metrics.get_for_dataset(spec["name"], key[0], spec["params"], tokenized=key[1])
+            made[key] = spec.build(key[0], tokenized=key[1])
         references = f", {run['setting']} references," if "setting" in run else ""
-        log.info("[%d/%d] %s %s%s with %s", number + 1, len(runs), run["dataset"], run["lp"], references, spec["id"])
+        log.info("[%d/%d] %s %s%s with %s", number + 1, len(runs), run["dataset"], run["lp"], references, spec.id)
         preload_tokens(tokens[number])  # the outputs' (paraphrased references are new text)
         segment_table, system_table = score_segments(pd.read_parquet(segments[number]), made[key], own_references)
-        system_table.insert(1, "metric", spec["id"])
+        system_table.insert(1, "metric", spec.id)
         if "setting" in run:
             system_table.insert(2, "references", run["setting"])
         yield segment_table, system_table

@@ -34,7 +34,7 @@ code below (tests compare both).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
 
@@ -233,7 +233,7 @@ class SoftBLEU(Metric):
         preprocess = self._bleu.preprocess
         prefetch = getattr(self.vectors, "prefetch_neighbours", None)  # any object with neighbours() will do
         if prefetch and (self.method == "generation" or self.phrase):  # every reference word's, in blocks
-            prefetch((w for ref in references[0] if ref is not None for w in preprocess(ref).split()), self.k)
+            prefetch(self.reference_words(references[0]), self.k)
         if self._compiled_credit(hypotheses, references, out):
             return out
         for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
@@ -244,6 +244,12 @@ class SoftBLEU(Metric):
                 for order in range(2, n + 1):
                     out[row, 2 + n + order - 1] = self._phrase_credit(hyp_words, ref_words, order)
         return out
+
+    def reference_words(self, references: Iterable[str | None]) -> Iterator[str]:
+        """The words of the references as this metric reads them (BLEU's tokenisation and case): those
+        whose nearest neighbours the generation and phrase methods look up."""
+        preprocess = self._bleu.preprocess
+        return (word for ref in references if ref is not None for word in preprocess(ref).split())
 
     def _compiled_credit(self, hypotheses, references, out: np.ndarray) -> bool:
         """Soft credit of every segment into ``out`` through :mod:`mtmeta.metrics.soft_kernel`: the

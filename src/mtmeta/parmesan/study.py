@@ -195,17 +195,30 @@ def correlate_paraphrased(human: pd.DataFrame, dataset: dict, summaries: list[di
     return table
 
 
-def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFrame, lexicon: Lexicon, lang: str,
-                setting: dict, appendix: dict, metric, metric_id: str, tokenize: Callable[[str], list[str]],
-                sentences: Sequence[Sequence[str]] | None, dataset: str, lp: str
-                ) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFrame, lexicon_spec: dict,
+                lexicon_path, setting: dict, appendix: dict, metric, tokenize: str, corpus) -> tuple[
+                    pd.DataFrame, pd.DataFrame, float]:
     """The appendix: rank the lexicon's one-word pairs each way, keep the best shares, score the
-    references paraphrased with each share. Returns (one row per ranking x share, the rankings, the
-    metric's Pearson with the original references). ``sentences``: the lemmatised corpus of the
-    distributional ranking (if it is configured)."""
+    references paraphrased with each share. ``appendix``: its config entry (target, rankings,
+    fractions, seed, window); ``setting``: the Parmesan setting it paraphrases with; ``metric``: a
+    :class:`~mtmeta.metrics.spec.MetricSpec` or its entry, scored against each system's new
+    references; ``corpus``: the tokenised text of the distributional ranking. Returns (one row per
+    ranking x share, the rankings, the metric's Pearson with the original references)."""
+    import functools
+
+    from mtmeta.data.tokenize import tokenizer
     from mtmeta.metaeval.significance import correlation_rows
     from mtmeta.metrics.scoring import score_segments
+    from mtmeta.metrics.spec import MetricSpec
 
+    dataset, lp = appendix["target"].split("/")
+    lang = lp.split("-")[1]
+    lexicon = build_lexicon(lexicon_spec["kind"], lexicon_path, lang, setting.get("filter"))
+    sentences = lemmatised_corpus(corpus, lang) if "distributional" in appendix["rankings"] else None
+    spec = MetricSpec.of(metric)
+    metric, metric_id = spec.build(lang), spec.id
+    # Every share re-paraphrases the same outputs and references: tokenise each text once.
+    tokenize = functools.cache(tokenizer(tokenize))
     baseline = float(correlation_rows(human, {"original": original}, "original")["pearson"].iloc[0])
     rows, rankings = [], []
     for ranking in appendix["rankings"]:
@@ -234,3 +247,20 @@ def lemmatised_corpus(path, lang: str) -> list[list[str]]:
         sentences = [[lemma(w) for w in line.split()] for line in handle]
     log.info("distributional ranking: %d corpus sentences, %d tokens", len(sentences), sum(map(len, sentences)))
     return sentences
+
+
+def write_setting(table: pd.DataFrame, substitutions: pd.DataFrame, summary: dict, outputs: dict,
+                  samples: int, sample_seed: int) -> None:
+    """One setting's files: the new segment table, a reference file per system, the substitutions
+    (gzip), a seeded sample of them for a person to judge, and the summary. ``outputs``: segments,
+    references (a folder), substitutions, samples, summary."""
+    import json
+
+    from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
+
+    table.drop(columns=["original_reference"]).to_parquet(outputs["segments"], index=False)
+    write_references(table, outputs["references"])
+    substitutions.to_csv(outputs["substitutions"], sep="\t", index=False, compression=GZIP_WITHOUT_TIMESTAMP)
+    sample(substitutions, samples, sample_seed).to_csv(outputs["samples"], sep="\t", index=False)
+    with open(outputs["summary"], "w") as handle:
+        json.dump(summary, handle, indent=1)
