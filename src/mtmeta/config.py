@@ -10,6 +10,7 @@ import jsonschema
 import yaml
 
 from mtmeta import metrics
+from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -113,7 +114,7 @@ def _check_references(config: dict) -> None:
         dataset, lp = target.split("/")
         if dataset not in config["datasets"] or lp not in config["datasets"][dataset]["language_pairs"]:
             raise ConfigError(f"parmesan.targets names {target}, which is not a configured dataset/lp")
-        lang = lp.split("-")[1]
+        lang = target_language(lp)
         if lang not in parmesan["lexicons"]:
             raise ConfigError(f"parmesan.targets names {target}, but parmesan.lexicons has nothing for {lang!r}")
     for lang, lexicon in parmesan.get("lexicons", {}).items():

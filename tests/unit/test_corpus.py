@@ -80,3 +80,12 @@ def test_no_systems_is_an_error(tmp_path):
     (tmp_path / "d/plain/system-outputs/en-cs").mkdir(parents=True)
     with pytest.raises(InputError, match="no system outputs for en-cs"):
         load_segments(tmp_path, WMT12_LAYOUT, "en-cs")
+
+
+def test_language_pair_parts_and_target():
+    from mtmeta.data.corpus import split_lp, target_language
+    from mtmeta.errors import ConfigError
+
+    assert split_lp("en-cs") == ("en", "cs") and target_language("xx-en") == "en"
+    with pytest.raises(ConfigError, match="'en_cs' must look like 'src-trg'"):
+        target_language("en_cs")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from mtmeta import metrics as metric_registry
 from mtmeta.config import metric_spec, metrics_of, validate_config
+from mtmeta.data.corpus import target_language
 from mtmeta.data.prepare import judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 

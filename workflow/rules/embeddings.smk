@@ -20,7 +20,7 @@ def corpus_inputs(wildcards):
         for name, ds in DATASETS.items():
             if ds["kind"] == "wmt":
                 inputs += source_inputs(ds["corpus"])
-            elif any(lp.split("-")[1] == wildcards.lang for lp in ds["language_pairs"]):
+            elif any(target_language(lp) == wildcards.lang for lp in ds["language_pairs"]):
                 inputs += [f"results/datasets/{name}/{lp}/segments.parquet" for lp in ds["language_pairs"]]
     return list(dict.fromkeys(inputs))
 
@@ -41,7 +41,7 @@ def corpus_plan(wildcards):
                     seen.add(key)
                     plan.append({"kind": "wmt", "dataset": name, "source": ds["corpus"], "layout": ds["layout"],
                                  "exclude_files": ds["exclude_files"]})
-            elif any(lp.split("-")[1] == wildcards.lang for lp in ds["language_pairs"]):
+            elif any(target_language(lp) == wildcards.lang for lp in ds["language_pairs"]):
                 plan.append({"kind": "segments", "dataset": name, "tokenized": ds.get("tokenized", False),
                              "files": [f"results/datasets/{name}/{lp}/segments.parquet" for lp in ds["language_pairs"]]})
     return plan
@@ -114,7 +114,7 @@ def neighbour_jobs(wildcards):
         if params.get("vectors") or not (params.get("method") == "generation" or params.get("phrase")):
             continue
         for d, lp in DATASET_LPS:
-            if lp.split("-")[1] == wildcards.lang and metric_id in METRICS_FOR[(d, lp)]:
+            if target_language(lp) == wildcards.lang and metric_id in METRICS_FOR[(d, lp)]:
                 jobs.append({"metric": metric_entry(metric_id), "segments": prepared("segments.parquet", [(d, lp)])[0],
                              "tokenized": DATASETS[d].get("tokenized", False)})
     return jobs

@@ -56,7 +56,7 @@ if TUNING:
             baseline=TUNING["baseline"],
             module_labels=list(TUNING["module_sweeps"]),
             dataset=_dataset,
-            lang=_lp.split("-")[1],
+            lang=target_language(_lp),
             tokenized=DATASETS[_dataset].get("tokenized", False),
         log:
             "results/logs/paper_meteor_tuning.log",
@@ -160,7 +160,7 @@ if SOFTBLEU:
             embeddings=expand(
                 "results/embeddings/{model}/{lang}/training.json",
                 model=list(EMBEDDINGS)[:1],
-                lang=sorted({lp.split("-")[1] for _, lp in DATASET_LPS}),
+                lang=sorted({target_language(lp) for _, lp in DATASET_LPS}),
             ),
         output:
             tsv=report("results/paper/softbleu.tsv", caption="../report/softbleu.rst", category="Paper: softened BLEU"),

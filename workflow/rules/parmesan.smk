@@ -21,7 +21,7 @@ def parmesan_runs(dataset, lp):
 
 
 def parmesan_lexicon(wildcards):
-    return PARMESAN["lexicons"][wildcards.lp.split("-")[1]]
+    return PARMESAN["lexicons"][target_language(wildcards.lp)]
 
 
 def paraphrase_inputs(wildcards):
@@ -89,7 +89,7 @@ rule paraphrase_references:
             report(
                 path,
                 caption="../report/parmesan_samples.rst",
-                category="Paper: seed 002",
+                category="Paper: targeted paraphrasing",
                 subcategory="Substitution samples",
                 labels={"data": "{dataset} {lp}", "setting": setting},
             )
@@ -132,7 +132,7 @@ for _metric_id in PARAPHRASED_METRICS:
             segments=[f"results/parmesan/{d}/{lp}/{s}/segments.parquet" for d, lp, s in _runs],
             tokens=[f"results/datasets/{d}/{lp}/tokens.parquet" for d, lp, _ in _runs],
             code=metric_code_files(_metric_id),
-            resources=metric_resource_files(_metric_id, [lp.split("-")[1] for _, lp, _ in _runs]),
+            resources=metric_resource_files(_metric_id, [target_language(lp) for _, lp, _ in _runs]),
         output:
             segments=[f"results/parmesan/{d}/{lp}/{s}/scores/{_metric_id}.seg.parquet" for d, lp, s in _runs],
             systems=[f"results/parmesan/{d}/{lp}/{s}/scores/{_metric_id}.sys.tsv" for d, lp, s in _runs],
@@ -171,7 +171,7 @@ rule correlate_paraphrased:
 
 def appendix_inputs(wildcards):
     dataset, lp = PARMESAN_APPENDIX["target"].split("/")
-    lang = lp.split("-")[1]
+    lang = target_language(lp)
     return {
         "segments": f"results/datasets/{dataset}/{lp}/segments.parquet",
         "tokens": f"results/datasets/{dataset}/{lp}/tokens.parquet",
@@ -191,12 +191,12 @@ rule sweep_paraphrase_share:
     output:
         table="results/parmesan/appendix.tsv",
         rankings="results/parmesan/appendix_rankings.tsv.gz",
-        png=report("results/parmesan/appendix.png", caption="../report/parmesan_appendix.rst", category="Paper: seed 002"),
+        png=report("results/parmesan/appendix.png", caption="../report/parmesan_appendix.rst", category="Paper: targeted paraphrasing"),
         pdf="results/parmesan/appendix.pdf",
     params:
         appendix=PARMESAN_APPENDIX,
         setting=lambda wildcards: PARMESAN["settings"][PARMESAN_APPENDIX["setting"]],
-        lexicon=lambda wildcards: PARMESAN["lexicons"][PARMESAN_APPENDIX["target"].split("-")[-1]],
+        lexicon=lambda wildcards: PARMESAN["lexicons"][target_language(PARMESAN_APPENDIX["target"].split("/")[1])],
         metric=lambda wildcards: metric_entry(PARMESAN_APPENDIX["metric"]),
         tokenize=PARMESAN["tokenize"],
     log:

@@ -33,7 +33,7 @@ for _metric_id, _rule_name in SCORE_RULES.items():
             segments=prepared("segments.parquet", _pairs),
             tokens=prepared("tokens.parquet", _pairs),
             code=metric_code_files(_metric_id),
-            resources=metric_resource_files(_metric_id, [lp.split("-")[1] for _, lp in _pairs]),
+            resources=metric_resource_files(_metric_id, [target_language(lp) for _, lp in _pairs]),
         output:
             segments=[f"results/scores/{d}/{lp}/{_metric_id}.seg.parquet" for d, lp in _pairs],
             systems=[f"results/scores/{d}/{lp}/{_metric_id}.sys.tsv" for d, lp in _pairs],

@@ -3,6 +3,7 @@ Parmesan setting."""
 
 import pandas as pd
 
+from mtmeta.data.corpus import target_language
 from mtmeta.data.prepare import source_file
 from mtmeta.logsetup import configure
 from mtmeta.metrics.scoring import preload_tokens
@@ -18,7 +19,7 @@ def main(snakemake):
     aligned = snakemake.input.get("alignment")
     links = study.links_of(pd.read_parquet(aligned)) if aligned else None
     runs = study.paraphrase_settings(pd.read_parquet(snakemake.input.segments), params.settings, spec, path,
-                                     manifest["sha256"], lp.split("-")[1], params.tokenize, links, dataset, lp)
+                                     manifest["sha256"], target_language(lp), params.tokenize, links, dataset, lp)
     for number, (_, table, substitutions, summary) in enumerate(runs):
         files = {key: out[key][number] for key in ("segments", "references", "substitutions", "samples", "summary")}
         study.write_setting(table, substitutions, summary, files, params.samples, params.sample_seed)

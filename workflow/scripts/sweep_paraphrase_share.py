@@ -15,17 +15,16 @@ from mtmeta.parmesan.study import share_sweep
 
 def main(snakemake):
     configure(snakemake.log[0])
-    inputs, params, output = snakemake.input, snakemake.params, snakemake.output
+    inputs, params, output, appendix = snakemake.input, snakemake.params, snakemake.output, snakemake.params.appendix
     preload_tokens(inputs.tokens)
     out, rankings, baseline = share_sweep(
         pd.read_parquet(inputs.segments), read_tsv(inputs.human_scores), read_tsv(inputs.original), params.lexicon,
-        source_file("resources", params.lexicon["source"])[0], params.setting, params.appendix, params.metric,
+        source_file("resources", params.lexicon["source"])[0], params.setting, appendix, params.metric,
         params.tokenize, inputs.corpus)
     write_tsv(out, output.table)
     rankings.to_csv(output.rankings, sep="\t", index=False, compression=GZIP_WITHOUT_TIMESTAMP)
-    target = params.appendix["target"].replace("/", " ")
-    share_figure(out, baseline, f"{target}, {params.metric['id']}, {params.appendix['setting']} references",
-                 [output.png, output.pdf])
+    title = f"{appendix['target'].replace('/', ' ')}, {params.metric['id']}, {appendix['setting']} references"
+    share_figure(out, baseline, title, [output.png, output.pdf])
 
 
 main(snakemake)  # noqa: F821

@@ -44,6 +44,11 @@ def split_lp(lp: str) -> tuple[str, str]:
     return src, trg
 
 
+
+def target_language(lp: str) -> str:
+    """The language a pair translates into: the one its references, outputs and metrics are in."""
+    return split_lp(lp)[1]
+
 def template_fields(lp: str) -> dict[str, str]:
     src, trg = split_lp(lp)
     pair = src + trg if trg == "en" else trg + src

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError
 from mtmeta.lexicons import paraphrases
 from mtmeta.parmesan.paraphraser import SELECTIONS, Lexicon, Paraphraser, paraphrase_segments
@@ -212,7 +213,7 @@ def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFr
     from mtmeta.metrics.spec import MetricSpec
 
     dataset, lp = appendix["target"].split("/")
-    lang = lp.split("-")[1]
+    lang = target_language(lp)
     lexicon = build_lexicon(lexicon_spec["kind"], lexicon_path, lang, setting.get("filter"))
     sentences = lemmatised_corpus(corpus, lang) if "distributional" in appendix["rankings"] else None
     spec = MetricSpec.of(metric)
