@@ -8,7 +8,7 @@ the tokeniser, then whitespace splitting.
 rule puts spaces around each character of a class, every space included. On Python 3.11 each match
 of a substitution template costs a Python call, about 25 per sentence for that rule alone; here
 that rule is one ``str.translate`` (``accelerated``), which gives the same text, and the other rules
-are sacrebleu's own. ``tests/unit/test_tokenize.py`` and the real-data parity tests compare the
+are sacrebleu's own. ``tests/unit/data/test_tokenize.py`` and the real-data parity tests compare the
 output with sacrebleu's.
 """
 
@@ -135,7 +135,7 @@ SPACING_RULE = r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"
 @cache
 def _spacing_table() -> dict[int, str]:
     """The characters the spacing rule matches, each mapped to itself between spaces. A class of
-    ASCII ranges matches no other character (``tests/unit/test_tokenize.py`` checks all of Unicode)."""
+    ASCII ranges matches no other character (``tests/unit/data/test_tokenize.py`` checks all of Unicode)."""
     rule = re.compile(SPACING_RULE)
     return {c: f" {chr(c)} " for c in range(128) if rule.fullmatch(chr(c))}
 

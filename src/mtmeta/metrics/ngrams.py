@@ -8,7 +8,7 @@ counts the matches of every hypothesis-reference pair of a call at once.
 
 ``matches`` returns None when ``order`` symbols do not fit in 63 bits (more than 2**10 distinct
 characters in one call for chrF's 6-grams); the metric then counts with sacrebleu.
-``tests/unit/test_chrf.py``, ``tests/unit/test_bleu.py`` and ``tests/realdata/test_compiled_parity.py``
+``tests/unit/metrics/test_chrf.py``, ``tests/unit/metrics/test_bleu.py`` and ``tests/realdata/test_compiled_parity.py``
 compare every count with sacrebleu's.
 """
 

@@ -5,7 +5,7 @@ step: the same branches, the same floating-point operations in the same order (`
 total``, the log floor of ``sacrebleu.utils.my_log``, left-to-right sums, libm's ``log`` and
 ``exp``), so each score equals sacrebleu's to the last bit. Called once per row from Python, sacrebleu
 spends 10-20 microseconds on a row (a score object with formatted strings); segment scores, bootstrap
-draws and sweeps ask for millions of rows. ``tests/unit/test_bleu.py`` and ``tests/unit/test_chrf.py``
+draws and sweeps ask for millions of rows. ``tests/unit/metrics/test_bleu.py`` and ``tests/unit/metrics/test_chrf.py``
 check every branch against sacrebleu.
 """
 

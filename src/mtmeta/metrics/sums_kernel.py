@@ -3,7 +3,7 @@
 Each total is accumulated segment by segment, ``total += weight * value``, the order in which
 numpy's ``(weights[:, None] * stats).sum(axis=0)`` adds a C-ordered array's rows, so a draw's total
 equals that single weighted sum to the last bit (no fast-math: no reassociation, no fused
-multiply-add). ``tests/unit/test_weighted_sums.py`` checks it against numpy.
+multiply-add). ``tests/unit/metrics/test_weighted_sums.py`` checks it against numpy.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from test_paper import meng_by_hand  # pytest puts this directory on sys.path
+from by_hand import meng_by_hand  # tests/by_hand.py: conftest's directory is on sys.path
 
 from mtmeta.metaeval.significance import correlation_rows
 from mtmeta.paper.parmesan import DEPFIX_GAP, paraphrased_tables

@@ -6,21 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from by_hand import meng_by_hand  # tests/by_hand.py: conftest's directory is on sys.path
 from scipy import stats
 
 from mtmeta.paper.ledger import LEDGER_COLUMNS, ledger_rows
 from mtmeta.paper.meteor_tuning import tuning_tables
 from mtmeta.paper.overview import overview_markdown, overview_table
 from mtmeta.paper.parmesan import settings_table
-
-
-def meng_by_hand(r12, r13, r23, n):
-    """Meng, Rosenthal and Rubin (1992), eqs. 1-3, written out independently of mtmeta."""
-    rbar2 = (r12 * r12 + r13 * r13) / 2
-    f = min(1.0, (1 - r23) / (2 * (1 - rbar2)))
-    h = (1 - f * rbar2) / (1 - rbar2)
-    z = (math.atanh(r12) - math.atanh(r13)) * math.sqrt((n - 3) / (2 * (1 - r23) * h))
-    return z, 2 * (1 - stats.norm.cdf(abs(z)))
 
 
 @pytest.fixture
