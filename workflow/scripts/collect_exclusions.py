@@ -1,10 +1,9 @@
 """Rule collect_exclusions: every dataset's exclusion report in one table."""
 
-import json
-
 import pandas as pd
 
 from mtmeta.data.report import COLUMNS
+from mtmeta.io import read_json
 from mtmeta.logsetup import configure
 
 
@@ -12,7 +11,7 @@ def main(snakemake):
     configure(snakemake.log[0])
     frames = []
     for report, summary in zip(snakemake.input.reports, snakemake.input.summaries, strict=True):
-        meta = json.loads(open(summary).read())
+        meta = read_json(summary)
         frame = pd.read_csv(report, sep="\t", dtype={"detail": str}, keep_default_na=False)
         frame.insert(0, "lp", meta["lp"])
         frame.insert(0, "dataset", meta["dataset"])

@@ -30,6 +30,7 @@ from mtmeta.data.judgments import (
 )
 from mtmeta.data.report import Report
 from mtmeta.errors import FetchError, InputError
+from mtmeta.io import write_tsv
 from mtmeta.stats.human import system_scores
 
 log = logging.getLogger(__name__)
@@ -194,6 +195,6 @@ def write_prepared(prepared: Prepared, outdir: str | Path) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     prepared.segments.to_parquet(outdir / "segments.parquet", index=False)
     prepared.comparisons.to_parquet(outdir / "comparisons.parquet", index=False)
-    prepared.human_scores.to_csv(outdir / "human_scores.tsv", sep="\t", index=False, float_format="%.17g")
+    write_tsv(prepared.human_scores, outdir / "human_scores.tsv")
     prepared.report.to_frame().to_csv(outdir / "report.tsv", sep="\t", index=False)
     (outdir / "summary.json").write_text(json.dumps(prepared.summary, indent=2, sort_keys=True) + "\n")
