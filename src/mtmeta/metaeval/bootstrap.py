@@ -7,12 +7,9 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.metrics.base import Metric
+from mtmeta.metrics.scoring import stat_columns
 from mtmeta.stats.correlation import bootstrap_intervals, correlations, resample_weights
 from mtmeta.stats.human import SCORE_COLUMNS, score_draws
-
-
-def _stat_columns(seg_table: pd.DataFrame) -> list[str]:
-    return [c for c in seg_table.columns if c not in ("system", "seg_id", "score", "signature")]
 
 
 def bootstrap_table(summary: dict, comparisons: pd.DataFrame, human: pd.DataFrame,
@@ -27,7 +24,7 @@ def bootstrap_table(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
     rows = []
     for metric_id, table in seg_tables.items():
         metric = metric_objects[metric_id]
-        columns = _stat_columns(table)
+        columns = stat_columns(table)
         sign = 1.0 if metric.higher_is_better else -1.0
         per_system = {s: rows_.sort_values("seg_id")[columns].to_numpy()
                       for s, rows_ in table[table["system"].isin(judged)].groupby("system")}

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mtmeta.metrics import scoring
 from mtmeta.stats import pairwise
 from mtmeta.stats.correlation import correlations
 from mtmeta.stats.human import system_scores
@@ -198,13 +199,6 @@ def best_settings(table: pd.DataFrame, parameters: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-STAT_EXCLUDED = ("system", "seg_id", "score", "signature")  # the other columns of a score file are statistics
-
-
-def stat_columns(seg_table: pd.DataFrame) -> list[str]:
-    return [c for c in seg_table.columns if c not in STAT_EXCLUDED]
-
-
 def sweep_targets(sweep: dict, inputs: dict[tuple[str, str], tuple[pd.DataFrame, pd.DataFrame]]) -> list:
     """The targets of a sweep's config entry (``targets``: statistic, datasets, human score) on the
     inputs: (dataset, lp) -> (segment scores with statistics, human comparisons)."""
@@ -213,7 +207,7 @@ def sweep_targets(sweep: dict, inputs: dict[tuple[str, str], tuple[pd.DataFrame,
         for (dataset, lp), (seg, comparisons) in inputs.items():
             if dataset not in target["datasets"]:
                 continue
-            columns = stat_columns(seg)
+            columns = scoring.stat_columns(seg)
             if target["statistic"] in SYSTEM_STATISTICS:
                 judged = sorted(set(comparisons["sys_a"]) | set(comparisons["sys_b"]))
                 targets.append(system_target(dataset, lp, target["statistic"], target["human_score"], seg, columns,

@@ -16,6 +16,13 @@ from mtmeta.metrics.base import Metric
 
 log = logging.getLogger(__name__)
 
+NON_STATISTICS = ("system", "seg_id", "score", "signature")  # a segment table's other columns are statistics
+
+
+def stat_columns(segment_table: pd.DataFrame) -> list[str]:
+    """The sufficient-statistics columns of a segment table that :func:`score_segments` wrote."""
+    return [c for c in segment_table.columns if c not in NON_STATISTICS]
+
 
 def preload_tokens(path) -> int:
     """Tokenisations of a test set's texts from rule tokenize_segments, for every metric of this
