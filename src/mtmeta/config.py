@@ -186,6 +186,14 @@ def check_paper(config: dict, check_metric) -> None:
             for dataset, ds in config["datasets"].items():
                 for lp in ds["language_pairs"]:
                     scored(metric_id, dataset, lp, where)
+    if "wmt_baselines" in paper:
+        where = "paper.wmt_baselines"
+        for dataset in paper["wmt_baselines"]["human_scores"]:
+            if config["datasets"].get(dataset, {}).get("kind") != "wmt":
+                raise ConfigError(f"{where}.human_scores names {dataset!r}, which is not a configured WMT dataset")
+            for lp in config["datasets"][dataset]["language_pairs"]:
+                for metric_id in paper["wmt_baselines"]["metrics"]:
+                    scored(metric_id, dataset, lp, f"{where}.metrics")
 
 
 def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:

@@ -46,6 +46,12 @@ def test_every_mirror_checksum_matches_the_mirror_listing(raw, mirror):
         (lambda c: c["datasets"]["wmt13dev"].update(judgments={"en-cs": "wmt13_dev_en_cs"}), "no source for"),
         (lambda c: c["sources"]["wmt12_data"]["mirror"].update(sha256="abc"), "does not match"),
         (lambda c: c["datasets"]["wmt12"].update(unmatched_ids="ignore"), "is not one of"),
+        (lambda c: c["paper"]["wmt_baselines"]["human_scores"].update(evaluator={"human_score": "gt_others",
+                                                                                 "official": "accuracy"}),
+         "paper.wmt_baselines.human_scores names 'evaluator', which is not a configured WMT dataset"),
+        (lambda c: c["paper"]["wmt_baselines"]["human_scores"]["wmt14"].update(human_score="trueskill"),
+         "is not one of"),
+        (lambda c: c["paper"]["wmt_baselines"]["metrics"].append("ter-tercom"), "paper.wmt_baselines.metrics"),
     ],
 )
 def test_invalid_configs_are_rejected_with_the_path(raw, edit, message):

@@ -28,18 +28,19 @@ def job_counts(output):
 
 def test_default_study_plans_every_dataset(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path))
-    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 15 metrics each
-    # (11 of the library, 4 of seed 000's softened BLEU); plus seed 001's three module variants on
-    # the evaluator set and seed 002's six Meteor paraphrase settings on WMT12 and WMT13-dev en-cs.
+    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 16 metrics each
+    # (11 of the library, TER as the WMT metrics tasks ran it, 4 of seed 000's softened BLEU); plus
+    # seed 001's three module variants on the evaluator set and seed 002's six Meteor paraphrase
+    # settings on WMT12 and WMT13-dev en-cs.
     assert counts["prepare_dataset"] == counts["tokenize_segments"] == 20
-    # One scoring job per metric id, for all the pairs it is scored on: the 15 of every pair, seed
+    # One scoring job per metric id, for all the pairs it is scored on: the 16 of every pair, seed
     # 001's three and seed 002's six; and one per metric scored against paraphrased references.
     scoring = {rule for rule in counts if rule.startswith("score_") and not rule.startswith("score_paraphrased_")}
-    assert len(scoring) == 15 + 3 + 6 and {counts[rule] for rule in scoring} == {1}
-    assert {"score_bleu", "score_chrfpp", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
+    assert len(scoring) == 16 + 3 + 6 and {counts[rule] for rule in scoring} == {1}
+    assert {"score_bleu", "score_chrfpp", "score_ter_wmt", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
     # One job for every dataset x lp and all its metrics (19 pairs with system-level judgments).
     assert counts["correlate_system_level"] == 1
-    assert counts["plot_system_scatter"] == 15
+    assert counts["plot_system_scatter"] == 16  # one figure per study-wide metric
     # Seed 000: one word2vec model per target language (en, cs, de, es, fr).
     assert counts["tokenize_corpus"] == counts["train_embeddings"] == 5
     assert counts["find_neighbours"] == 5  # the generation and phrase variants' neighbours, per language
@@ -75,4 +76,4 @@ def test_paper_target_builds_every_artefact(repo, tmp_path):
 def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
     counts = job_counts(output)
-    assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 15
+    assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 16

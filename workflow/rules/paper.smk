@@ -22,6 +22,7 @@ SETTINGS_METRICS = (
 PARAPHRASED_LABELS = {t: label for t, label in SETTINGS_TARGETS.items() if tuple(t.split("/")) in PARMESAN_TARGETS}
 PARAPHRASED_TABLES = ["parmesan_substitution", "parmesan_replaced"] + (["parmesan_meteor"] if PARMESAN_METEOR else [])
 SOFTBLEU = PAPER.get("softbleu")
+WMT_BASELINES = PAPER.get("wmt_baselines")
 
 
 def settings_name(target):
@@ -180,6 +181,31 @@ if SOFTBLEU:
             "../scripts/paper_softbleu.py"
 
 
+if WMT_BASELINES:
+
+    rule paper_wmt_baselines:
+        input:
+            system_level=rules.collect_system_level.output.tsv,
+            bootstrap=[
+                f"results/correlations/{d}/{lp}/system_bootstrap.tsv"
+                for d, lp in SYSTEM_LEVEL_LPS
+                if d in WMT_BASELINES["human_scores"]
+            ],
+        output:
+            tsv=report("results/paper/wmt_baselines.tsv", caption="../report/wmt_baselines.rst",
+                       category="Paper: WMT baselines"),
+            markdown="results/paper/wmt_baselines.md",
+        params:
+            metrics=WMT_BASELINES["metrics"],
+            human_scores=WMT_BASELINES["human_scores"],
+        log:
+            "results/logs/paper_wmt_baselines.log",
+        benchmark:
+            "results/benchmarks/paper_wmt_baselines.tsv"
+        script:
+            "../scripts/paper_wmt_baselines.py"
+
+
 def paper_outputs(rule_name, wanted):
     """A paper rule's outputs, or none when config does not ask for its table (the rule is not defined)."""
     return getattr(rules, rule_name).output if wanted else []
@@ -218,6 +244,7 @@ rule paper:
         [f"results/parmesan/{d}/{lp}/correlations.tsv" for d, lp in PARMESAN_TARGETS],
         "results/parmesan/appendix.tsv" if PARMESAN_APPENDIX else [],
         paper_outputs("paper_softbleu", SOFTBLEU),
+        paper_outputs("paper_wmt_baselines", WMT_BASELINES),
         rules.paper_ledger.output,
         expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["tsv", "best.tsv", "png", "pdf"]),
         rules.collect_segment_level.output.tsv,

@@ -1,5 +1,13 @@
 """TER as sacrebleu defines it (Tercom defaults: case-insensitive, punctuation kept, no normalisation).
 
+``tokenizer="tercom"`` reads text as tercom 0.7.25 (the Java tool the WMT metrics tasks ran) does
+where sacrebleu's port differs, two rules stated from tercom's ``TERcalc.tokenize``: tokens are
+separated by ASCII whitespace only (Java's ``\\s``; sacrebleu's ``str.split`` also breaks at U+00A0,
+U+2009, U+001F and the other Unicode spaces, which WMT12's plain text holds 3,320 times), and
+``normalized`` first deletes ``<skipped>`` tags. Everything else (lowercasing, the -N rules) is the
+same in both. tercom without -N would keep an empty first token for a line that starts with
+whitespace; here, as in sacrebleu, leading and trailing whitespace is dropped.
+
 Statistics per segment are ``[edits, average reference length]``; corpus TER is the sum of
 edits over the sum of average reference lengths, as in ``sacrebleu.corpus_ter``. Lower is better.
 
@@ -11,15 +19,40 @@ counts with sacrebleu itself.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import sacrebleu
 
+# tercom's -N and punctuation rules as sacrebleu copied them (the same regular expressions as
+# TERcalc.tokenize); private names of the pinned sacrebleu, so a test checks them on tercom's cases.
+from sacrebleu.tokenizers.tokenizer_ter import _normalize_general_and_western, _remove_punct
+
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
-from mtmeta.metrics.base import Memo
+from mtmeta.metrics.base import Memo, check_references
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
+TOKENIZERS = ("sacrebleu", "tercom")
+_ASCII_SPACE = re.compile(r"[ \t\n\x0b\f\r]+")  # Java's \s
+
+
+def tercom_preprocess(text: str, normalized: bool, no_punct: bool, case_sensitive: bool) -> str:
+    """Text as tercom 0.7.25's ``TER(String, String)`` and ``tokenize`` read it, tokens joined by single
+    spaces (a token may hold U+00A0): lowercase, then under -N delete ``<skipped>`` and apply the -N
+    rules (sacrebleu's copies of them), then remove punctuation, then split at ASCII whitespace."""
+    if not case_sensitive:
+        text = text.lower()
+    if normalized:
+        text = _normalize_general_and_western(text.replace("<skipped>", ""))
+    if no_punct:
+        text = _remove_punct(text)
+    return " ".join(token for token in _ASCII_SPACE.split(text) if token)
+
+
+def _tercom_tokens(preprocessed: str) -> list[str]:
+    return preprocessed.split(" ") if preprocessed else []
 
 
 class TER(SacrebleuMetric):
@@ -35,25 +68,42 @@ class TER(SacrebleuMetric):
         no_punct: bool = False,
         asian_support: bool = False,
         case_sensitive: bool = False,
+        tokenizer: str = "sacrebleu",
         backend: str = "compiled",
     ):
         if backend not in BACKENDS:
             raise ConfigError(f"ter: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+        if tokenizer not in TOKENIZERS:
+            raise ConfigError(f"ter: unknown tokenizer {tokenizer!r}; known: {', '.join(TOKENIZERS)}")
+        if tokenizer == "tercom" and asian_support:
+            raise ConfigError("ter: tokenizer 'tercom' (tercom 0.7.25) has no Asian support; "
+                              "use tokenizer 'sacrebleu' for asian_support")
         self.lang = lang
         self.backend = backend
+        self.tokenizer = tokenizer
         super().__init__(
             sacrebleu.TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                           case_sensitive=case_sensitive)
         )
         self._word_ids = ngrams.WordIds()
-        self._words = Memo(lambda text: self._word_ids(text.split()))  # per preprocessed text, sacrebleu's split
+        if tokenizer == "tercom":
+            self.preprocess = Memo(lambda text: tercom_preprocess(text, normalized, no_punct, case_sensitive))
+            self._words = Memo(lambda text: self._word_ids(_tercom_tokens(text)))
+        else:
+            self._words = Memo(lambda text: self._word_ids(text.split()))  # sacrebleu's split
 
     @property
     def stat_names(self) -> list[str]:
         return ["edits", "ref_len"]
 
+    def signature(self) -> str:
+        own = super().signature()
+        return own.replace("|tok:tercom|", "|tok:tercom-0.7.25|") if self.tokenizer == "tercom" else own
+
     def stats(self, hypotheses, references) -> np.ndarray:
         if self.backend == "sacrebleu":
+            if self.tokenizer == "tercom":
+                return self._sacrebleu_counts_tercom_tokens(hypotheses, references)
             return super().stats(hypotheses, references)
         from mtmeta.metrics.ter_kernel import corpus_edits
 
@@ -75,4 +125,21 @@ class TER(SacrebleuMetric):
         best = np.full(len(hypotheses), np.inf)
         np.minimum.at(best, owner, edits)  # several references: the fewest edits
         out[:, 0] = best
+        return out
+
+    def _sacrebleu_counts_tercom_tokens(self, hypotheses, references) -> np.ndarray:
+        """sacrebleu's edit counting (``translation_edit_rate``, as its TER calls it per reference) on
+        tercom's tokens, which sacrebleu's own preprocessing cannot produce: the compiled path's reference."""
+        from sacrebleu.metrics.lib_ter import translation_edit_rate
+
+        check_references(hypotheses, references)
+        self._reference_segments(references)  # sets num_refs, for the signature
+        out = np.zeros((len(hypotheses), 2), dtype=self.stat_dtype)
+        for k, (hyp, refs) in enumerate(zip(hypotheses, zip(*references, strict=True), strict=True)):
+            hyp_words = _tercom_tokens(self.preprocess(hyp))
+            counts = [translation_edit_rate(hyp_words, _tercom_tokens(self.preprocess(ref)))
+                      for ref in refs if ref is not None]
+            if not counts:
+                raise ValueError(f"{self.name}: segment {k + 1} has no reference")
+            out[k] = min(edits for edits, _ in counts), sum(length for _, length in counts) / len(counts)
         return out

@@ -1,0 +1,50 @@
+"""The WMT baselines table: each dataset's chosen human score, its bootstrap intervals, and a clear error
+for a missing correlation."""
+
+import pandas as pd
+import pytest
+
+from mtmeta.paper.wmt_baselines import baselines_markdown, baselines_table
+
+HUMAN = {"wmt12": {"human_score": "gt_others", "official": "> others"},
+         "wmt14": {"human_score": "expected_wins", "official": "TrueSkill"}}
+
+
+def correlations():
+    rows, boot = [], []
+    for d, lps in {"wmt12": ["en-cs", "de-en"], "wmt14": ["hi-en"], "evaluator": ["xx-en"]}.items():
+        for lp in lps:
+            for k, metric in enumerate(["bleu", "ter", "ter-wmt", "chrf"]):
+                for j, score in enumerate(["gt_others", "ge_others", "expected_wins"]):
+                    value = round(0.1 * k + 0.01 * j + (0.3 if d == "wmt14" else 0), 3)
+                    rows.append({"dataset": d, "lp": lp, "metric": metric, "human_score": score, "n_systems": 5 + k,
+                                 "pearson": value, "spearman": value / 2, "metric_signature": f"sig-{metric}"})
+                    boot.append({"dataset": d, "lp": lp, "metric": metric, "human_score": score, "draws": 1000,
+                                 "pearson_low": value - 0.1, "pearson_high": value + 0.1,
+                                 "spearman_low": value / 2 - 0.1, "spearman_high": value / 2 + 0.1})
+    return pd.DataFrame(rows), pd.DataFrame(boot)
+
+
+def test_each_dataset_uses_its_human_score_with_its_intervals():
+    system_level, bootstrap = correlations()
+    table = baselines_table(system_level, bootstrap, ["ter-wmt", "bleu"], HUMAN)
+    assert list(zip(table["dataset"], table["lp"], table["metric"], strict=True)) == [
+        ("wmt12", "en-cs", "ter-wmt"), ("wmt12", "en-cs", "bleu"), ("wmt12", "de-en", "ter-wmt"),
+        ("wmt12", "de-en", "bleu"), ("wmt14", "hi-en", "ter-wmt"), ("wmt14", "hi-en", "bleu")]
+    assert table["pearson"].tolist() == pytest.approx([0.2, 0.0, 0.2, 0.0, 0.52, 0.32])  # gt_others j=0; wins j=2
+    assert table["pearson_low"].tolist() == pytest.approx([0.1, -0.1, 0.1, -0.1, 0.42, 0.22])
+    assert set(table["human_score"]) == {"gt_others", "expected_wins"}
+    assert table["official_human_score"].tolist()[-1] == "TrueSkill"
+    text = baselines_markdown(table)
+    assert "| ter-wmt | 0.200 / 0.100 | 0.200 / 0.100 |" in text
+    assert "| bleu | 0.320 / 0.160 |" in text
+    assert "**wmt12: system-level Pearson / Spearman with > others** (the score that year's metrics task used" in text
+    assert "that year's metrics task used TrueSkill, which the study does not compute" in text
+    assert "| metric | en-cs (7) | de-en (7) |" in text
+
+
+def test_a_missing_correlation_is_an_error():
+    system_level, bootstrap = correlations()
+    missing = system_level[~((system_level["lp"] == "de-en") & (system_level["metric"] == "bleu"))]
+    with pytest.raises(ValueError, match="0 system-level rows for wmt12/de-en bleu with gt_others"):
+        baselines_table(missing, bootstrap, ["bleu"], HUMAN)
