@@ -3,7 +3,7 @@
 ``tokenizer="tercom"`` reads text as tercom 0.7.25 (the Java tool the WMT metrics tasks ran) does
 where sacrebleu's port differs, two rules stated from tercom's ``TERcalc.tokenize``: tokens are
 separated by ASCII whitespace only (Java's ``\\s``; sacrebleu's ``str.split`` also breaks at U+00A0,
-U+2009, U+001F and the other Unicode spaces, which WMT12's plain text holds 3,320 times), and
+U+2009, U+001F and the other Unicode spaces, which WMT12's plain text holds), and
 ``normalized`` first deletes ``<skipped>`` tags. Everything else (lowercasing, the -N rules) is the
 same in both. tercom without -N would keep an empty first token for a line that starts with
 whitespace; here, as in sacrebleu, leading and trailing whitespace is dropped.
