@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -130,17 +131,57 @@ def cmd_human_scores(args) -> int:
     comparisons = pd.read_parquet(args.comparisons) if args.comparisons.endswith(".parquet") else pd.read_csv(
         args.comparisons, sep="\t"
     )
+    missing = [c for c in ("sys_a", "sys_b", "outcome") if c not in comparisons.columns]
+    if missing:
+        raise InputError(args.comparisons, f"no {', '.join(map(repr, missing))} column",
+                         expected="columns sys_a, sys_b, outcome (as prepare writes comparisons)")
+    is_self = comparisons["sys_a"] == comparisons["sys_b"]
+    if is_self.any():
+        # As the workflow's default (self_comparisons: exclude): a system cannot win or lose against itself.
+        counts = comparisons.loc[is_self, "sys_a"].value_counts().sort_index()
+        print(f"mtmeta human-scores: excluded {int(is_self.sum())} comparison(s) of a system with itself: "
+              + ", ".join(f"{name} ({count})" for name, count in counts.items()), file=sys.stderr)
+        comparisons = comparisons.loc[~is_self]
     table = system_scores(comparisons).sort_values(args.sort, ascending=False)
     table.to_csv(sys.stdout, sep="\t", index=False, float_format="%.6f")
     return 0
 
 
+def _system_table(path: str, column: str) -> pd.DataFrame:
+    """A TSV with one row per system (``system`` and ``column``); a missing column or a system given
+    twice is an error naming the file and the lines."""
+    table = pd.read_csv(path, sep="\t", dtype={"system": str})
+    for name in ("system", column):
+        if name not in table.columns:
+            raise InputError(path, f"no {name!r} column", line=1,
+                             expected=f"a tab-separated header with system and {column}")
+    repeated = table["system"].duplicated(keep=False)
+    if repeated.any():
+        first = table.loc[repeated, "system"].iloc[0]
+        lines = [str(i + 2) for i in table.index[table["system"] == first]]  # line 1 is the header
+        raise InputError(path, f"system {first!r} is given {len(lines)} times (lines {', '.join(lines)})",
+                         line=int(lines[1]), expected="one row per system")
+    return table[["system", column]]
+
+
 def cmd_correlate(args) -> int:
     from mtmeta.stats.correlation import correlations
 
-    scores = pd.read_csv(args.metric_scores, sep="\t")
-    human = pd.read_csv(args.human_scores, sep="\t")
-    joined = scores.merge(human, on="system", how="inner").dropna(subset=[args.human_score])
+    scores = _system_table(args.metric_scores, "score")
+    human = _system_table(args.human_scores, args.human_score)
+    joined = scores.merge(human, on="system", how="outer", indicator=True)
+    excluded = {
+        "not in the human scores": joined.loc[joined["_merge"] == "left_only", "system"],
+        "not in the metric scores": joined.loc[joined["_merge"] == "right_only", "system"],
+        f"no {args.human_score} (unjudged)": joined.loc[(joined["_merge"] == "both")
+                                                        & joined[args.human_score].isna(), "system"],
+        "no metric score": joined.loc[(joined["_merge"] == "both") & joined["score"].isna(), "system"],
+    }
+    for reason, systems in excluded.items():
+        if len(systems):
+            print(f"mtmeta correlate: excluded {len(systems)} system(s), {reason}: {', '.join(sorted(systems))}",
+                  file=sys.stderr)
+    joined = joined[(joined["_merge"] == "both")].dropna(subset=["score", args.human_score])
     result = correlations(joined["score"].to_numpy(), joined[args.human_score].to_numpy())
     for key, value in result.items():
         print(f"{key}\t{value}")
@@ -222,6 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     configure(level=logging.DEBUG if args.verbose else logging.INFO)
     try:
         return args.handler(args)
+    except BrokenPipeError:
+        # The reader closed the pipe (`mtmeta score ... | head`): stop quietly, as a Unix tool does,
+        # and point stdout at /dev/null so the interpreter's final flush cannot raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, the status a shell reports for a tool its pipe stopped
     except (MtmetaError, KeyError, TypeError, ValueError) as exc:
         if args.verbose:
             raise

@@ -134,6 +134,12 @@ def _check_references(config: dict) -> None:
             raise ConfigError(f"parmesan.appendix.metric {parmesan['appendix']['metric']!r} is not scored on "
                               f"{appendix_target} (add it to metrics or the dataset's extra_metrics)")
     for name, sweep in config.get("sweeps", {}).items():
+        from mtmeta.metaeval.sweeps import expand_grid  # here: metaeval's imports are heavy for the Snakefile
+
+        try:
+            expand_grid(sweep["grid"])
+        except ConfigError as exc:
+            raise ConfigError(f"sweeps.{name}.grid: {exc}") from None
         for target in sweep["targets"]:
             for dataset in target["datasets"]:
                 if dataset not in config["datasets"]:

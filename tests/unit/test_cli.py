@@ -69,3 +69,48 @@ def test_segment_level_output(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out.split() == ["0.000000", "100.000000"]
     assert captured.err.strip().endswith("scale:100|version:0.1.0")
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """`mtmeta score ... --level segment | head -1`: the reader leaves after one line; no traceback."""
+    lines = tmp_path / "text.txt"
+    lines.write_text("the cat sat on the mat\n" * 30000, encoding="utf-8")  # ~330 KB of scores: past a pipe's buffer
+    proc = subprocess.Popen([sys.executable, "-m", "mtmeta", "score", "bleu", "--hyp", str(lines), "--ref", str(lines),
+                             "--level", "segment"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline() == b"100.000000\n"
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+
+
+def test_correlate_rejects_repeated_systems_and_reports_exclusions(tmp_path, capsys):
+    human = tmp_path / "human.tsv"
+    human.write_text("system\tgt_others\nA\t0.2\nB\t0.4\nC\t0.7\nD\t0.9\nU\t\n", encoding="utf-8")
+    scores = tmp_path / "scores.tsv"
+    scores.write_text("system\tscore\nA\t10\nB\t12\nC\t15\nD\t14\nU\t9\nX\t30\n", encoding="utf-8")
+    assert main(["correlate", str(scores), str(human)]) == 0
+    out, err = capsys.readouterr()
+    assert "n\t4\n" in out  # A-D: X has no human score, U is unjudged
+    assert "excluded 1 system(s), not in the human scores: X" in err
+    assert "excluded 1 system(s), no gt_others (unjudged): U" in err
+    repeated = tmp_path / "repeated.tsv"
+    repeated.write_text("system\tscore\nA\t10\nB\t12\nA\t11\nC\t15\n", encoding="utf-8")
+    assert main(["correlate", str(repeated), str(human)]) == 2
+    assert f"{repeated}:4: system 'A' is given 2 times (lines 2, 4)" in capsys.readouterr().err
+    wrong = tmp_path / "wrong.tsv"
+    wrong.write_text("name\tscore\nA\t1\n", encoding="utf-8")
+    assert main(["correlate", str(wrong), str(human)]) == 2
+    assert f"{wrong}:1: no 'system' column" in capsys.readouterr().err
+
+
+def test_human_scores_excludes_self_comparisons(tmp_path, capsys):
+    comparisons = tmp_path / "comparisons.tsv"
+    comparisons.write_text("sys_a\tsys_b\toutcome\nA\tB\ta\nA\tA\ta\nB\tA\tb\nA\tB\ttie\n", encoding="utf-8")
+    assert main(["human-scores", str(comparisons)]) == 0
+    out, err = capsys.readouterr()
+    rows = {line.split("\t")[0]: line.split("\t") for line in out.splitlines()}
+    header = out.splitlines()[0].split("\t")
+    a = dict(zip(header, rows["A"], strict=True))
+    assert (int(a["wins"]), int(a["losses"]), float(a["gt_others"])) == (2, 0, 1.0)  # A vs A is not a win and a loss
+    assert "excluded 1 comparison(s) of a system with itself: A (1)" in err

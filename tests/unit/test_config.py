@@ -52,6 +52,8 @@ def test_every_mirror_checksum_matches_the_mirror_listing(raw, mirror):
         (lambda c: c["paper"]["wmt_baselines"]["human_scores"]["wmt14"].update(human_score="trueskill"),
          "is not one of"),
         (lambda c: c["paper"]["wmt_baselines"]["metrics"].append("ter-tercom"), "paper.wmt_baselines.metrics"),
+        (lambda c: c["sweeps"]["meteor-alpha-gamma"]["grid"].update(alpha={"start": 1, "stop": 0, "step": 0.1}),
+         r"sweeps.meteor-alpha-gamma.grid: grid axis 'alpha' is empty: stop 0 < start 1"),
     ],
 )
 def test_invalid_configs_are_rejected_with_the_path(raw, edit, message):

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from mtmeta.errors import ConfigError
 from mtmeta.metrics import scoring
 from mtmeta.stats import pairwise
 from mtmeta.stats.correlation import correlations
@@ -33,13 +35,23 @@ SYSTEM_STATISTICS = ("pearson", "spearman", "kendall")
 
 
 def expand_grid(grid: dict) -> list[dict]:
-    """Every combination of a grid whose values are lists or ``{start, stop, step}`` ranges."""
+    """Every combination of a grid whose values are lists or ``{start, stop, step}`` ranges.
+
+    A range runs from ``start`` in steps of ``step`` up to ``stop`` and never past it (``stop`` itself
+    when it is on the grid, up to a rounding error of 1e-9 steps); an empty axis is an error.
+    """
     axes = {}
     for name, values in grid.items():
         if isinstance(values, dict):
             start, stop, step = (float(values[k]) for k in ("start", "stop", "step"))
-            count = int(round((stop - start) / step)) + 1
+            if not step > 0:
+                raise ConfigError(f"grid axis {name!r}: step must be > 0, got {values['step']!r}")
+            if stop < start:
+                raise ConfigError(f"grid axis {name!r} is empty: stop {values['stop']!r} < start {values['start']!r}")
+            count = math.floor((stop - start) / step + 1e-9) + 1
             values = [round(start + k * step, 10) for k in range(count)]
+        if not len(values):
+            raise ConfigError(f"grid axis {name!r} is empty")
         axes[name] = [float(v) if not isinstance(v, (list, tuple)) else list(v) for v in values]
     names = list(axes)
     return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(axes[n] for n in names))]

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from mtmeta.errors import ConfigError
 from mtmeta.metaeval.sweeps import (
     best_settings,
     expand_grid,
@@ -21,6 +22,17 @@ def test_expand_grid_ranges_and_lists():
     assert grid[0] == {"alpha": 0.0, "gamma": 0.0}
     assert grid[-1] == {"alpha": 1.0, "gamma": 0.5}
     assert sorted({g["alpha"] for g in grid})[7] == 0.35  # rounded, not 0.35000000000000003
+
+
+def test_grid_ranges_never_pass_stop_and_empty_axes_are_errors():
+    assert [g["a"] for g in expand_grid({"a": {"start": 0, "stop": 1, "step": 0.35}})] == [0.0, 0.35, 0.7]
+    assert [g["a"] for g in expand_grid({"a": {"start": 0, "stop": 0.3, "step": 0.1}})] == [0.0, 0.1, 0.2, 0.3]
+    with pytest.raises(ConfigError, match=r"grid axis 'a' is empty: stop 0 < start 1"):
+        expand_grid({"a": {"start": 1, "stop": 0, "step": 0.1}})
+    with pytest.raises(ConfigError, match=r"grid axis 'a': step must be > 0, got -0.1"):
+        expand_grid({"a": {"start": 0, "stop": 1, "step": -0.1}})
+    with pytest.raises(ConfigError, match=r"grid axis 'b' is empty"):
+        expand_grid({"a": [1.0], "b": []})
 
 
 def test_split_halves_partition_the_segments():
