@@ -142,3 +142,28 @@ def test_czech_exact_statistics_match_except_java_hash_collisions(jar_dir, czech
     own_list = metrics.get("meteor", lang="cs", tokenize="none", lowercase=True, modules=["exact"], weights=[1.0],
                            resources=str(czech["resources"]), function_words="lang")
     assert not np.array_equal(own_list.stats(czech["hyps"][:50], [czech["refs"][:50]]), stats[:50])
+
+
+def test_raw_czech_under_norm_live(jar_dir, fetch_sources, tmp_path):
+    """The live jar on raw text (-norm), as tests/fixtures/meteor_jar stores it for machines without Java."""
+    config = load_config()
+    resources = fetch_sources("meteor-jar-raw", ["wmt12_data", "function_words_en"])
+    layout = Layout.from_config(config["datasets"]["wmt12"]["layout"])
+    rows = load_segments(resources / "wmt12_data/extracted", layout, "en-cs")
+    rows = rows[rows.system == "jhu-hiero"].sort_values("seg_id").head(600)
+    corpus = {"root": tmp_path, "hyps": rows.hypothesis.tolist(), "refs": rows.reference.tolist()}
+    (tmp_path / "hyp.txt").write_text("".join(f"{t}\n" for t in corpus["hyps"]), encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("".join(f"{t}\n" for t in corpus["refs"]), encoding="utf-8")
+    jar = jar_dir / "meteor-1.5.jar"
+    (resources / "meteor_jar" / "extracted").mkdir(parents=True)
+    (resources / "meteor_jar" / "extracted" / jar.name).write_bytes(jar.read_bytes())
+    (resources / "meteor_jar" / "manifest.json").write_text(
+        '{"archive": true, "member": "meteor-1.5.jar", "file": "meteor-1.5.jar", "sha256": "installed"}')
+    metric = metrics.get("meteor", lang="cs", modules=["exact"], weights=[1.0], tokenize="meteor-norm",
+                         lowercase=True, exact_equality="java-hash", resources=str(resources))
+    args = ["java", "-Xmx2G", "-jar", str(jar), "hyp.txt", "ref.txt", "-l", "cz", "-norm", "-m", "exact",
+            "-w", "1.0", "-ssOut"]
+    out = subprocess.run(args, capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    raw = np.array([[float(x) for x in line.split()] for line in out.splitlines() if line.strip()])
+    reference = np.hstack([raw[:, :4], raw[:, [4, 6, 5, 7]], raw[:, -3:]])
+    np.testing.assert_array_equal(metric.stats(corpus["hyps"], [corpus["refs"]]), reference)

@@ -18,8 +18,12 @@ Resources (fetched by the workflow's download rules into ``resources/``):
   not among the study's inputs: a deviation, recorded in the signature as ``para:mythes-<lang>``);
   or the path of any table in Meteor's format.
 
-Normalisation: sacrebleu's 13a tokeniser and lowercasing (Meteor's ``-norm`` uses its own
-tokeniser; the difference is in the signature: ``tok:13a|case:lc``).
+Input handling (``tokenize``, ``lowercase``): any of sacrebleu's tokenisers (the default, ``13a``,
+lowercased first), or the jar's own (``normalize``): ``tokenize=meteor-norm, lowercase=True`` is
+the jar's ``-norm`` (its normaliser, then lowercasing, source ``meteor_jar`` for the non-breaking
+prefixes), ``tokenize=whitespace, lowercase=True`` its ``-lower`` and ``tokenize=whitespace,
+lowercase=False`` the jar with neither option (words split at ASCII whitespace, case kept). The
+signature names the choice (``tok:13a|case:lc``, ``tok:meteor-norm-1.5|case:lc``, ...).
 """
 
 from __future__ import annotations
@@ -45,12 +49,14 @@ from mtmeta.lexicons.paraphrases import (
 )
 from mtmeta.lexicons.stemmers import LANGUAGE_NAMES, make_stemmer
 from mtmeta.metrics.base import Memo, Metric, check_references
-from mtmeta.metrics.meteor import indexes, scoring
+from mtmeta.metrics.meteor import indexes, normalize, scoring
 from mtmeta.metrics.meteor.aligner import (
     DEFAULT_BEAM,
     Aligner,
     count_chunks,
     exact_matcher,
+    java_hash,
+    java_hash_exact_matcher,
     paraphrase_matcher,
     stem_matcher,
     synonym_matcher,
@@ -61,6 +67,10 @@ MODULES = ("exact", "stem", "synonym", "paraphrase")
 METEOR_TABLES = {"en": "meteor_paraphrase_en"}  # language -> source of Meteor 1.5's own paraphrase table
 FUNCTION_WORDS = ("meteor15", "lang", "none")  # whose function-word list (see _function_word_language)
 BACKENDS = ("compiled", "python")
+# The Meteor 1.5 jar's own input handling (see ``normalize``), beside sacrebleu's tokenisers.
+JAR_TOKENIZERS = {"meteor-norm": "meteor-norm-1.5", "whitespace": "whitespace"}  # name -> signature
+JAR_SOURCE = "meteor_jar"  # the jar itself: its non-breaking prefix lists
+EXACT_EQUALITY = ("string", "java-hash")
 
 
 def _source_path(resources: Path, source: str) -> Path:
@@ -82,7 +92,7 @@ class METEOR(Metric):
                  beam: int = DEFAULT_BEAM, stemmer: str = "snowball", paraphrase: str | None = None,
                  paraphrase_filter: str | None = None, function_words: str = "meteor15",
                  tokenize: str = "13a", lowercase: bool = True, resources: str = "resources",
-                 backend: str = "compiled"):
+                 backend: str = "compiled", exact_equality: str = "string"):
         if not lang:
             raise ConfigError("meteor needs the target language (lang=...)")
         self.lang = lang
@@ -124,7 +134,15 @@ class METEOR(Metric):
         if backend not in BACKENDS:
             raise ConfigError(f"meteor: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
         self.backend = backend  # "python": the readable aligner (the reference); both give the same numbers
-        self._tokenizer = tokenizer(tokenize, lowercase)
+        if exact_equality not in EXACT_EQUALITY:
+            raise ConfigError(f"meteor: unknown exact_equality {exact_equality!r}; known: {', '.join(EXACT_EQUALITY)}")
+        # "java-hash": the jar's exact module compares words by Java's String.hashCode, so two words
+        # with equal hashes ("daně"/"data") match there; an option, only to reproduce the jar exactly.
+        self.exact_equality = exact_equality
+        if tokenize == "meteor-norm" and lang not in normalize.LANGUAGES:
+            raise ConfigError(f"meteor: tokenize=meteor-norm (Meteor 1.5's -norm) knows the languages "
+                              f"{', '.join(normalize.LANGUAGES)}, not {lang!r}; use tokenize=whitespace or 13a")
+        self._tokenizer = self._jar_words if tokenize in JAR_TOKENIZERS else tokenizer(tokenize, lowercase)
         self._aligner: Aligner | None = None
         self._aligner_references: set[tuple[str, ...]] = set()  # the references its paraphrase table covers
         # Tokens of each reference, kept: every system of a test set is scored against the same ones.
@@ -133,6 +151,16 @@ class METEOR(Metric):
         self._resource_ids: dict[str, str] = {}
         self.num_refs: int | None = None
 
+    def _jar_words(self, text: str) -> list[str]:
+        """The Meteor 1.5 jar's words of a line: its -norm normaliser (if chosen), then lowercasing
+        (if chosen), then its split at ASCII whitespace, in the jar's order."""
+        if self.tokenize == "meteor-norm":
+            if not hasattr(self, "_prefixes"):
+                self._prefixes = normalize.jar_prefixes(str(_source_path(self.resources, JAR_SOURCE)), self.lang)
+                self._resource_ids[JAR_SOURCE] = self._short_sha(JAR_SOURCE)
+            text = normalize.normalize(text, self.lang, self._prefixes)
+        return normalize.split_words(text.lower() if self.lowercase else text)
+
     # -- resources -------------------------------------------------------------------------
     @classmethod
     def required_sources(cls, lang: str, **params) -> list[str]:
@@ -140,6 +168,8 @@ class METEOR(Metric):
         metric = cls(lang=lang, **params)
         function_list = metric._function_word_language()
         sources = [f"function_words_{function_list}"] if function_list else []
+        if metric.tokenize == "meteor-norm":
+            sources.append(JAR_SOURCE)
         for module in metric.modules:
             if module == "synonym":
                 sources.append("wordnet" if lang == "en" else f"thesaurus_{lang}")
@@ -175,7 +205,7 @@ class METEOR(Metric):
 
     def _static_modules(self) -> dict:
         """Matchers that do not depend on the references, built once."""
-        matchers = {"exact": exact_matcher}
+        matchers = {"exact": exact_matcher if self.exact_equality == "string" else java_hash_exact_matcher}
         if "stem" in self.modules:
             self._stem = make_stemmer(self.lang, self.stemmer)
             matchers["stem"] = stem_matcher(self._stem)
@@ -343,6 +373,9 @@ class METEOR(Metric):
         for word in uniques:
             if word not in vocabulary:
                 vocabulary[word] = len(vocabulary)
+                if self.exact_equality == "java-hash":
+                    classes = self._exact_classes
+                    self._exact_ids.append(classes.setdefault(java_hash(word), len(classes)))
                 if "stem" in self.modules:
                     stems = self._stem_vocabulary
                     self._stem_ids.append(stems.setdefault(self._stem(word), len(stems)))
@@ -362,6 +395,8 @@ class METEOR(Metric):
             self._stem_ids: list[int] = []
             self._synset_lists: list[list[int]] = []
             self._function_flags: list[bool] = []
+            self._exact_classes: dict[int, int] = {}  # Java hash -> class (exact_equality="java-hash")
+            self._exact_ids: list[int] = []
         hyp_ids = self._word_ids([w for hyp, _ in pairs for w in hyp])
         ref_ids = self._word_ids([w for _, ref in pairs for w in ref])
         hyp_off = np.zeros(len(pairs) + 1, dtype=np.int64)
@@ -380,6 +415,8 @@ class METEOR(Metric):
             para, para_off = np.zeros((0, 4), dtype=np.int64), np.zeros(len(pairs) + 1, dtype=np.int64)
         n_words = len(self._vocabulary)
         stem_of = np.asarray(self._stem_ids if "stem" in self.modules else np.zeros(n_words), dtype=np.int64)
+        exact_of = np.asarray(self._exact_ids, dtype=np.int64) if self.exact_equality == "java-hash" \
+            else np.arange(n_words, dtype=np.int64)
         lists = self._synset_lists if "synonym" in self.modules else [[]] * n_words
         syn_ptr = np.zeros(n_words + 1, dtype=np.int64)
         syn_ptr[1:] = np.cumsum([len(x) for x in lists])
@@ -387,7 +424,8 @@ class METEOR(Metric):
         as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
         return kernel.corpus_stats(
             hyp_ids, hyp_off, ref_ids, ref_off,
-            as_array([kernel.KINDS[m] for m in self.modules]), np.asarray(aligner.weights, dtype=float), stem_of,
+            as_array([kernel.KINDS[m] for m in self.modules]), np.asarray(aligner.weights, dtype=float), exact_of,
+            stem_of,
             syn_ptr, syn_ids, np.asarray(self._function_flags, dtype=np.bool_),
             para, para_off, self.beam)
 
@@ -437,7 +475,8 @@ class METEOR(Metric):
         return "|".join([
             f"meteor|lang:{self.lang}|preset:{self.preset}|mods:{mods}|w:{weights}",
             f"a:{self.alpha:g}|b:{self.beta:g}|g:{self.gamma:g}|d:{self.delta:g}",
-            f"fullmatch:{'meteor15' if self.full_match_rule else 'none'}|beam:{self.beam}",
+            f"fullmatch:{'meteor15' if self.full_match_rule else 'none'}|beam:{self.beam}"
+            + ("|exact:java-hash" if self.exact_equality == "java-hash" else ""),
             *resources,
-            f"nrefs:{refs}|case:{case}|tok:{self.tokenize}|version:{__version__}",
+            f"nrefs:{refs}|case:{case}|tok:{JAR_TOKENIZERS.get(self.tokenize, self.tokenize)}|version:{__version__}",
         ])

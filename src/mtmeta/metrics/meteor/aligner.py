@@ -60,6 +60,25 @@ def exact_matcher(hyp: Sequence[str], ref: Sequence[str], module: int) -> Iterab
             yield Match(module, j, 1, i, 1)
 
 
+def java_hash(word: str) -> int:
+    """Java's ``String.hashCode`` (over UTF-16 code units, as a signed 32-bit int)."""
+    units = word.encode("utf-16-be")
+    value = 0
+    for k in range(0, len(units), 2):
+        value = (31 * value + int.from_bytes(units[k : k + 2], "big")) & 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def java_hash_exact_matcher(hyp: Sequence[str], ref: Sequence[str], module: int) -> Iterable[Match]:
+    """Exact matches as the Meteor 1.5 jar finds them: words with equal Java hashes."""
+    positions: dict[int, list[int]] = defaultdict(list)
+    for i, word in enumerate(hyp):
+        positions[java_hash(word)].append(i)
+    for j, word in enumerate(ref):
+        for i in positions.get(java_hash(word), ()):
+            yield Match(module, j, 1, i, 1)
+
+
 def stem_matcher(stem: Callable[[str], str]) -> Matcher:
     def match(hyp: Sequence[str], ref: Sequence[str], module: int) -> Iterable[Match]:
         positions: dict[str, list[int]] = defaultdict(list)

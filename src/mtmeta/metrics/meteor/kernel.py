@@ -40,9 +40,9 @@ def _share(a_ptr, ids, x: int, y: int) -> bool:
 
 
 @njit(cache=True)
-def _is_match(kind: int, h: int, r: int, stem_of, syn_ptr, syn_ids) -> bool:
+def _is_match(kind: int, h: int, r: int, exact_of, stem_of, syn_ptr, syn_ids) -> bool:
     if kind == EXACT:
-        return h == r
+        return exact_of[h] == exact_of[r]
     if h == r:
         return False
     if kind == STEM:
@@ -51,7 +51,7 @@ def _is_match(kind: int, h: int, r: int, stem_of, syn_ptr, syn_ids) -> bool:
 
 
 @njit(cache=True)
-def _candidates(hyp, ref, modules, stem_of, syn_ptr, syn_ids, para, identical):
+def _candidates(hyp, ref, modules, exact_of, stem_of, syn_ptr, syn_ids, para, identical):
     """Candidate matches (module, ref start, ref length, hyp start, hyp length) in generation order."""
     n_h, n_r = len(hyp), len(ref)
     n_mod = 1 if identical else len(modules)
@@ -62,7 +62,7 @@ def _candidates(hyp, ref, modules, stem_of, syn_ptr, syn_ids, para, identical):
             continue
         for j in range(n_r):
             for i in range(n_h):
-                if _is_match(modules[k], hyp[i], ref[j], stem_of, syn_ptr, syn_ids):
+                if _is_match(modules[k], hyp[i], ref[j], exact_of, stem_of, syn_ptr, syn_ids):
                     count += 1
     out = np.empty((count, 5), dtype=np.int64)
     c = 0
@@ -76,7 +76,7 @@ def _candidates(hyp, ref, modules, stem_of, syn_ptr, syn_ids, para, identical):
             continue
         for j in range(n_r):
             for i in range(n_h):
-                if _is_match(kind, hyp[i], ref[j], stem_of, syn_ptr, syn_ids):
+                if _is_match(kind, hyp[i], ref[j], exact_of, stem_of, syn_ptr, syn_ids):
                     out[c, 0] = k
                     out[c, 1] = j
                     out[c, 2] = 1
@@ -355,7 +355,7 @@ def _align(cands, n_h: int, n_r: int, weights, beam: int):
 
 
 @njit(cache=True)
-def corpus_stats(hyp_ids, hyp_off, ref_ids, ref_off, modules, weights, stem_of, syn_ptr, syn_ids, func,
+def corpus_stats(hyp_ids, hyp_off, ref_ids, ref_off, modules, weights, exact_of, stem_of, syn_ptr, syn_ids, func,
                  para, para_off, beam):
     """Meteor's sufficient statistics of every (hypothesis, reference) pair (see ``scoring``)."""
     n_pairs = len(hyp_off) - 1
@@ -371,7 +371,7 @@ def corpus_stats(hyp_ids, hyp_off, ref_ids, ref_off, modules, weights, stem_of, 
                 if hyp[x] != ref[x]:
                     identical = False
                     break
-        cands = _candidates(hyp, ref, modules, stem_of, syn_ptr, syn_ids, para[para_off[k] : para_off[k + 1]],
+        cands = _candidates(hyp, ref, modules, exact_of, stem_of, syn_ptr, syn_ids, para[para_off[k] : para_off[k + 1]],
                             identical)
         chosen = _align(cands, n_h, n_r, weights, beam)
         row = out[k]
