@@ -93,7 +93,7 @@ def tokenizer(name: str = "13a", lowercase: bool = False) -> Callable[[str], lis
     return lambda text: split(text.rstrip()).split()
 
 
-def _replacer(template: str):
+def template_function(template: str):
     """A function giving what ``template`` (literal text and ``\\N`` group references) expands to for
     a match, without the template engine's per-match cost on Python 3.11; other templates unchanged."""
     parts = re.split(r"\\(\d)", template)
@@ -118,7 +118,7 @@ class _RegexpPass:
 
     def __init__(self, regexp: TokenizerRegexp, table: dict[int, str]):
         self._table = table
-        self._rules = [(pattern, _replacer(template)) for pattern, template in regexp._re[1:]]
+        self._rules = [(pattern, template_function(template)) for pattern, template in regexp._re[1:]]
 
     def __call__(self, line: str) -> str:
         line = line.translate(self._table)
@@ -133,7 +133,7 @@ SPACING_RULE = r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"
 
 
 @cache
-def _spacing_table() -> dict[int, str]:
+def spacing_table() -> dict[int, str]:
     """The characters the spacing rule matches, each mapped to itself between spaces. A class of
     ASCII ranges matches no other character (``tests/unit/data/test_tokenize.py`` checks all of Unicode)."""
     rule = re.compile(SPACING_RULE)
@@ -147,5 +147,5 @@ def accelerated(tokenizer):
     if type(post) is TokenizerRegexp and post._re:
         first, replacement = post._re[0]
         if first.pattern == SPACING_RULE and replacement == r" \1 ":
-            tokenizer._post_tokenizer = _RegexpPass(post, _spacing_table())
+            tokenizer._post_tokenizer = _RegexpPass(post, spacing_table())
     return tokenizer

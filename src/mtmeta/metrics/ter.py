@@ -24,10 +24,12 @@ import re
 import numpy as np
 import sacrebleu
 
-# tercom's -N and punctuation rules as sacrebleu copied them (the same regular expressions as
-# TERcalc.tokenize); private names of the pinned sacrebleu, so a test checks them on tercom's cases.
-from sacrebleu.tokenizers.tokenizer_ter import _normalize_general_and_western, _remove_punct
+# tercom's punctuation rule as sacrebleu copied it (the same regular expression as TERcalc.tokenize);
+# a private name of the pinned sacrebleu, so a test checks it on tercom's cases. Its -N rules are
+# western_normalize below, checked against sacrebleu's _normalize_general_and_western.
+from sacrebleu.tokenizers.tokenizer_ter import _remove_punct
 
+from mtmeta.data.tokenize import spacing_table, template_function
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo, check_references
@@ -36,6 +38,25 @@ from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 BACKENDS = ("compiled", "sacrebleu")
 TOKENIZERS = ("sacrebleu", "tercom")
 _ASCII_SPACE = re.compile(r"[ \t\n\x0b\f\r]+")  # Java's \s
+# The -N rules after the punctuation rule, with their templates as functions (Python 3.11's template
+# engine costs a call per match; these rules match several times per sentence).
+_WESTERN_RULES = [(re.compile(pattern), template_function(template)) for pattern, template in (
+    (r"([^0-9])([\.,])", r"\1 \2 "), (r"([\.,])([^0-9])", r" \1 \2"), (r"([0-9])(-)", r"\1 \2 "))]
+_POSSESSIVE_AT_END = re.compile(r"'s$")
+
+
+def western_normalize(text: str) -> str:
+    """sacrebleu's ``_normalize_general_and_western`` (tercom's -N), the same text three times
+    faster: its literal rules as ``str.replace``, its punctuation rule (the character class of
+    sacrebleu's 13a spacing rule) as one ``str.translate``. ``tests/unit/metrics/test_ter.py``
+    compares the two on random and real text."""
+    text = text.replace("\n-", "").replace("\n", " ")
+    text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    text = f" {text} ".translate(spacing_table())
+    text = _POSSESSIVE_AT_END.sub(" 's", text.replace("'s ", " 's "))
+    for pattern, replacement in _WESTERN_RULES:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def tercom_preprocess(text: str, normalized: bool, no_punct: bool, case_sensitive: bool) -> str:
@@ -45,7 +66,7 @@ def tercom_preprocess(text: str, normalized: bool, no_punct: bool, case_sensitiv
     if not case_sensitive:
         text = text.lower()
     if normalized:
-        text = _normalize_general_and_western(text.replace("<skipped>", ""))
+        text = western_normalize(text.replace("<skipped>", ""))
     if no_punct:
         text = _remove_punct(text)
     return " ".join(token for token in _ASCII_SPACE.split(text) if token)

@@ -8,14 +8,14 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from mtmeta import metrics
-from mtmeta.data.tokenize import SPACING_RULE, _RegexpPass, _spacing_table, accelerated, tokenizer
+from mtmeta.data.tokenize import SPACING_RULE, _RegexpPass, accelerated, spacing_table, tokenizer
 
 
 def test_the_spacing_rule_is_sacrebleus_and_matches_only_its_ascii_characters():
     assert Tokenizer13a()._post_tokenizer._re[0][0].pattern == SPACING_RULE
     rule = re.compile(SPACING_RULE)
     matched = [c for c in range(0x110000) if rule.fullmatch(chr(c))]
-    assert matched == sorted(_spacing_table())
+    assert matched == sorted(spacing_table())
     assert len(matched) == 29 and ord(" ") in matched and ord(".") not in matched and ord("-") not in matched
 
 

@@ -61,3 +61,18 @@ def test_ter_tokenizer_errors():
         metrics.get("ter", tokenizer="bogus")
     with pytest.raises(ConfigError, match="no Asian support"):
         metrics.get("ter", tokenizer="tercom", asian_support=True)
+
+
+def test_western_normalize_equals_sacrebleus_normalize_general_and_western():
+    from sacrebleu.tokenizers.tokenizer_ter import _normalize_general_and_western
+
+    from mtmeta.metrics.ter import western_normalize
+
+    rng = np.random.default_rng(11)
+    alphabet = list("ab 09.,-'s\n&;{}[]~`!\"#$%()*+/:<=>?@\\^_|\u00a0\u00e9")
+    pieces = ["&quot;", "&amp;", "&lt;", "&gt;", "'s ", "\n-", "3-4", "1,000.5", "U.S.", "'s"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet + pieces, size=rng.integers(0, 30)))
+        assert western_normalize(text) == _normalize_general_and_western(text), repr(text)
+    for text in ["", "it's", "the cat's hat's", "a\n-b\nc", "x &amp;quot; y", "1990-2000, 3.5. end."]:
+        assert western_normalize(text) == _normalize_general_and_western(text), repr(text)
