@@ -200,6 +200,16 @@ def check_paper(config: dict, check_metric) -> None:
             for lp in config["datasets"][dataset]["language_pairs"]:
                 for metric_id in paper["wmt_baselines"]["metrics"]:
                     scored(metric_id, dataset, lp, f"{where}.metrics")
+    if "sensitivity" in paper:
+        where = "paper.sensitivity"
+        section = paper["sensitivity"]
+        unknown = sorted(set(section["rescored"]) - set(section["metrics"]))
+        if unknown:
+            raise ConfigError(f"{where}.rescored names {unknown}, which are not among {where}.metrics")
+        for target in section["targets"]:
+            dataset, lp = target_of(target, f"{where}.targets")
+            for metric_id in section["metrics"]:
+                scored(metric_id, dataset, lp, f"{where}.metrics")
 
 
 def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:

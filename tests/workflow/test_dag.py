@@ -52,10 +52,13 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert len(paraphrased) == 2 + 6 and {counts[rule] for rule in paraphrased} == {1}
     assert counts["sweep_paraphrase_share"] == counts["paper_parmesan"] == counts["paper_softbleu"] == 1
     # 10 data sources, plus METEOR's: the English function words (Meteor 1.5 uses them for every
-    # language); WordNet; Meteor's English paraphrase table; the cs, de, es and fr thesauri.
-    assert counts["download_source"] == 10 + 1 + 1 + 1 + 4
+    # language); WordNet; Meteor's English paraphrase table; the cs, de, es and fr thesauri; the
+    # Meteor jar (its -norm prefixes, for the sensitivity tables' Meteor input modes).
+    assert counts["download_source"] == 10 + 1 + 1 + 1 + 4 + 1
     assert counts["index_wordnet"] == counts["index_paraphrase_table"] == 1  # METEOR's cached indexes
-    assert counts["extract_archive"] == 4 + 2
+    assert counts["extract_archive"] == 4 + 2 + 1
+    # Seed 002's sensitivity tables: WMT12 en-cs and the WMT13 dev subset.
+    assert counts["paper_sensitivity"] == 2
     # Meta-evaluation: segment level everywhere, bootstrap and Williams where systems are judged.
     assert counts["correlate_segment_level"] == 1  # all 20 pairs in one job
     assert counts["bootstrap_system_level"] == counts["test_significance"] == 1  # the 19 judged pairs
@@ -70,6 +73,7 @@ def test_paper_target_builds_every_artefact(repo, tmp_path):
     assert counts["paper"] == counts["paper_ledger"] == counts["paper_meteor_tuning"] == counts["paper_overview"] == 1
     assert counts["parmesan_settings_wmt12_en_cs"] == counts["parmesan_settings_wmt13dev_en_cs"] == 1
     assert counts["paper_softbleu"] == counts["paper_parmesan"] == counts["sweep_paraphrase_share"] == 1
+    assert counts["paper_sensitivity"] == 2
     assert "plot_system_scatter" not in counts  # figures of the study, not of the seeds
 
 

@@ -23,6 +23,10 @@ PARAPHRASED_LABELS = {t: label for t, label in SETTINGS_TARGETS.items() if tuple
 PARAPHRASED_TABLES = ["parmesan_substitution", "parmesan_replaced"] + (["parmesan_meteor"] if PARMESAN_METEOR else [])
 SOFTBLEU = PAPER.get("softbleu")
 WMT_BASELINES = PAPER.get("wmt_baselines")
+SENSITIVITY = PAPER.get("sensitivity")
+SENSITIVITY_TARGETS = [tuple(t.split("/")) for t in SENSITIVITY["targets"]] if SENSITIVITY else []
+# Meteor's input modes are among the re-scored factors: they read the jar's non-breaking prefixes.
+SENSITIVITY_JAR = bool(SENSITIVITY) and any(metric_spec(config, m)[0] == "meteor" for m in SENSITIVITY["rescored"])
 
 
 def settings_name(target):
@@ -206,6 +210,43 @@ if WMT_BASELINES:
             "../scripts/paper_wmt_baselines.py"
 
 
+if SENSITIVITY:
+
+    rule paper_sensitivity:
+        # One job per target: a few metrics are re-scored with changed text handling (about a minute
+        # for WMT12 en-cs); everything else re-aggregates the study's stored statistics.
+        input:
+            segments="results/datasets/{dataset}/{lp}/segments.parquet",
+            comparisons="results/datasets/{dataset}/{lp}/comparisons.parquet",
+            scores=lambda w: [f"results/scores/{w.dataset}/{w.lp}/{m}.seg.parquet" for m in SENSITIVITY["metrics"]],
+            summary="results/datasets/{dataset}/{lp}/summary.json",
+            human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
+            resources=lambda w: [f for m in SENSITIVITY["rescored"]
+                                 for f in metric_resource_files(m, [target_language(w.lp)])]
+            + (source_inputs("meteor_jar") if SENSITIVITY_JAR else []),
+        output:
+            tsv=report("results/paper/sensitivity_{dataset}_{lp}.tsv", caption="../report/sensitivity.rst",
+                       category="Paper: sensitivity"),
+            markdown="results/paper/sensitivity_{dataset}_{lp}.md",
+            png="results/paper/sensitivity_{dataset}_{lp}.png",
+        params:
+            metrics=lambda w: {m: metric_entry(m) for m in SENSITIVITY["metrics"]},
+            rescored=SENSITIVITY["rescored"],
+            bootstrap=config["bootstrap"],
+        log:
+            "results/logs/paper_sensitivity/{dataset}/{lp}.log",
+        benchmark:
+            "results/benchmarks/paper_sensitivity/{dataset}/{lp}.tsv"
+        resources:
+            mem_mb=3000,
+            runtime=20,
+        script:
+            "../scripts/paper_sensitivity.py"
+
+
+SENSITIVITY_TABLES = [f"results/paper/sensitivity_{d}_{lp}.tsv" for d, lp in SENSITIVITY_TARGETS]
+
+
 def paper_outputs(rule_name, wanted):
     """A paper rule's outputs, or none when config does not ask for its table (the rule is not defined)."""
     return getattr(rules, rule_name).output if wanted else []
@@ -224,6 +265,7 @@ rule paper_ledger:
         ),
         parmesan_settings=SETTINGS_TABLES,
         parmesan=[f"results/paper/{name}.tsv" for name in PARAPHRASED_TABLES] if PARAPHRASED_LABELS else [],
+        sensitivity=SENSITIVITY_TABLES,
     output:
         tsv=report("results/paper/ledger.tsv", caption="../report/ledger.rst", category="Paper: ledger"),
         markdown="results/paper/ledger.md",
@@ -245,6 +287,7 @@ rule paper:
         "results/parmesan/appendix.tsv" if PARMESAN_APPENDIX else [],
         paper_outputs("paper_softbleu", SOFTBLEU),
         paper_outputs("paper_wmt_baselines", WMT_BASELINES),
+        [f"results/paper/sensitivity_{d}_{lp}.{ext}" for d, lp in SENSITIVITY_TARGETS for ext in ("tsv", "md", "png")],
         rules.paper_ledger.output,
         expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["tsv", "best.tsv", "png", "pdf"]),
         rules.collect_segment_level.output.tsv,

@@ -168,3 +168,41 @@ def softbleu_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
     ax.legend(fontsize=7, ncols=len(metrics))
     fig.tight_layout()
     save(fig, outputs)
+
+
+def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[str] | None = None) -> None:
+    """One panel per metric: the Pearson of each changed factor (dots), the default (line) and its
+    bootstrap interval (band); metrics with text factors first (all of them if ``metrics`` is None)."""
+    if metrics is None:
+        rescored = table.loc[table["factor"] == "text", "metric"].unique().tolist()
+        metrics = rescored or table["metric"].unique().tolist()
+    shown = table[table["metric"].isin(metrics) & ~table["factor"].isin(["default", "bootstrap"])]
+    variants = list(dict.fromkeys(f"{f}: {v}" for f, v in zip(shown["factor"], shown["variant"], strict=True)))
+    n = len(metrics)
+    columns = 2 if n > 1 else 1
+    rows_ = math.ceil(n / columns)
+    fig, axes = plt.subplots(rows_, columns, figsize=(6.5 * columns, 0.32 * len(variants) * rows_ + 1.5),
+                             sharey=True, squeeze=False, layout="constrained")
+    for ax, metric_id in zip(axes.flat, metrics, strict=False):
+        rows = table[table["metric"] == metric_id]
+        default = rows.loc[rows["factor"] == "default", "pearson"].iloc[0]
+        band = rows.loc[rows["factor"] == "bootstrap", "pearson"].to_numpy()
+        if len(band) == 2:
+            ax.axvspan(band.min(), band.max(), color="0.88", label="default's 95% bootstrap interval")
+        ax.axvline(default, color="0.3", linestyle="--", linewidth=1, label=f"default {default:.3f}")
+        labels = [f"{f}: {v}" for f, v in zip(rows["factor"], rows["variant"], strict=True)]
+        positions = {label: k for k, label in enumerate(variants)}
+        for label, value in zip(labels, rows["pearson"], strict=True):
+            if label in positions:
+                ax.plot(value, positions[label], "o", color="C0", markersize=5)
+        ax.set_yticks(range(len(variants)), variants, fontsize=8)
+        ax.set_title(metric_id, fontsize=10)
+        ax.set_xlabel("system-level Pearson")
+        ax.grid(axis="x", color="0.9")
+        ax.legend(fontsize=7, loc="best")
+    axes.flat[0].invert_yaxis()  # once: every panel shares this axis
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    dataset, lp = table["dataset"].iloc[0], table["lp"].iloc[0]
+    fig.suptitle(f"{dataset} {lp}: Pearson when one factor changes", fontsize=11)
+    save(fig, [output])

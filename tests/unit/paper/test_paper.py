@@ -177,3 +177,11 @@ def test_ledger_table_collects_reported_rows_of_every_paper_table():
         ["002", "parmesan_settings_wmt12_en_cs", "Pearson with > others", 0.75],
         ["002", "parmesan_substitution", "WMT12 Pearson", 0.81]]  # the unreported "best" row is not a ledger row
     assert ledger_table({}, {}, {}).columns.tolist() == LEDGER_COLUMNS
+    # A sensitivity table of the same test set adds what it measured to the reason.
+    settings = settings.assign(data="wmt12 en-cs", metric="bleu")
+    sensitivity = pd.DataFrame({"dataset": "wmt12", "lp": "en-cs", "metric": "bleu",
+                                "factor": ["default", "human score"], "variant": ["d", ">= others"],
+                                "pearson": [0.75, 0.71], "note": ["", ""]})
+    ledger = ledger_table({}, {"parmesan_settings_wmt12_en_cs": settings}, {}, {"sensitivity_wmt12_en-cs": sensitivity})
+    assert ledger["reason"].tolist() == ["r2; measured (sensitivity_wmt12_en-cs): the closest single factor is "
+                                         "human score: >= others, which gives 0.710 (default 0.750)"]

@@ -29,6 +29,7 @@ signature names the choice (``tok:13a|case:lc``, ``tok:meteor-norm-1.5|case:lc``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import islice
 from pathlib import Path
 
@@ -81,6 +82,12 @@ def _source_path(resources: Path, source: str) -> Path:
     except FetchError as exc:
         raise FetchError(f"METEOR needs source {source!r}: {exc}. Fetch it with `mtmeta fetch {source}` "
                          f"(or run the workflow, which does)") from None
+
+
+@cache
+def _read_thesaurus(path: str, lowercase: bool) -> MyThes:
+    """A thesaurus parsed once per process (read-only), for every METEOR object that uses it."""
+    return MyThes(path, lowercase=lowercase)
 
 
 class METEOR(Metric):
@@ -199,7 +206,7 @@ class METEOR(Metric):
     def _thesaurus(self) -> MyThes:
         source = f"thesaurus_{self.lang}"
         if not hasattr(self, "_mythes"):
-            self._mythes = MyThes(_source_path(self.resources, source), lowercase=self.lowercase)
+            self._mythes = _read_thesaurus(str(_source_path(self.resources, source)), self.lowercase)
             self._resource_ids[source] = self._short_sha(source)
         return self._mythes
 
