@@ -17,6 +17,7 @@ from mtmeta import metrics
 from mtmeta.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
 from mtmeta.data.tokenize import tokenizer
+from mtmeta.metrics.meteor.aligner import java_hash
 
 pytestmark = pytest.mark.realdata
 N_SEGMENTS = 600
@@ -96,15 +97,6 @@ def test_full_english_preset_agrees_except_for_synonym_resources(jar_dir, corpus
     identical = np.all(stats == reference, axis=1).mean()
     assert identical >= 0.95
     assert abs(metric.corpus_score(stats) - metric.corpus_score(reference)) < 0.002
-
-
-def java_hash(word: str) -> int:
-    """Java's String.hashCode (over UTF-16 code units)."""
-    units = word.encode("utf-16-be")
-    value = 0
-    for k in range(0, len(units), 2):
-        value = (31 * value + int.from_bytes(units[k : k + 2], "big")) & 0xFFFFFFFF
-    return value
 
 
 @pytest.fixture(scope="module")

@@ -59,11 +59,18 @@ def human_variants(comparisons: pd.DataFrame) -> pd.DataFrame:
     return out.astype(float)
 
 
+def ranking_of(task: pd.Series) -> pd.Series:
+    """The ranking a comparison comes from: its ``task`` label, without the line pair that some
+    judgment files add to it ("group 1574 (lines 2,3)" -> "group 1574": the WMT13 dev subset)."""
+    return task.astype(str).str.replace(r" \(lines [^)]*\)$", "", regex=True)
+
+
 def pairwise_counts_by_task(comparisons: pd.DataFrame) -> pd.DataFrame:
-    """Wins and losses of each system within each ranking task (the ``task`` column)."""
+    """Wins and losses of each system within each ranking task (:func:`ranking_of`)."""
     outcome = comparisons["outcome"].to_numpy()
+    ranking = ranking_of(comparisons["task"]).to_numpy()
     long = pd.DataFrame({
-        "task": np.concatenate([comparisons["task"], comparisons["task"]]),
+        "task": np.concatenate([ranking, ranking]),
         "system": np.concatenate([comparisons["sys_a"], comparisons["sys_b"]]),
         "wins": np.concatenate([outcome == "a", outcome == "b"]).astype(int),
         "losses": np.concatenate([outcome == "b", outcome == "a"]).astype(int),

@@ -40,6 +40,14 @@ def test_human_variants_by_hand():
     assert h.loc["C", "> others per ranking task"] == pytest.approx((1 / 1 + 0 / 2) / 2)
 
 
+def test_rankings_drop_the_line_pair_of_the_task_label():
+    table = comparisons([(1, "A", "B", "a", "group 7 (lines 2,3)"), (1, "A", "C", "b", "group 7 (lines 2,4)"),
+                         (2, "A", "B", "a", "line 95")])
+    h = human_variants(table)
+    # One ranking (group 7: A won 1 of 2) and one more (line 95: A won 1 of 1).
+    assert h.loc["A", "> others per ranking task"] == pytest.approx((0.5 + 1.0) / 2)
+
+
 def _segment_table():
     rng = np.random.default_rng(3)
     words = "the cat sat on a mat and dog ran to house".split()

@@ -51,13 +51,18 @@ class Match:
 Matcher = Callable[[Sequence[str], Sequence[str], int], Iterable[Match]]
 
 
-def exact_matcher(hyp: Sequence[str], ref: Sequence[str], module: int) -> Iterable[Match]:
-    positions: dict[str, list[int]] = defaultdict(list)
+def _equal_keys(hyp: Sequence[str], ref: Sequence[str], module: int, key: Callable) -> Iterable[Match]:
+    """One-word matches of words whose keys are equal, in reference then hypothesis order."""
+    positions: dict = defaultdict(list)
     for i, word in enumerate(hyp):
-        positions[word].append(i)
+        positions[key(word)].append(i)
     for j, word in enumerate(ref):
-        for i in positions.get(word, ()):
+        for i in positions.get(key(word), ()):
             yield Match(module, j, 1, i, 1)
+
+
+def exact_matcher(hyp: Sequence[str], ref: Sequence[str], module: int) -> Iterable[Match]:
+    return _equal_keys(hyp, ref, module, str)
 
 
 def java_hash(word: str) -> int:
@@ -71,12 +76,7 @@ def java_hash(word: str) -> int:
 
 def java_hash_exact_matcher(hyp: Sequence[str], ref: Sequence[str], module: int) -> Iterable[Match]:
     """Exact matches as the Meteor 1.5 jar finds them: words with equal Java hashes."""
-    positions: dict[int, list[int]] = defaultdict(list)
-    for i, word in enumerate(hyp):
-        positions[java_hash(word)].append(i)
-    for j, word in enumerate(ref):
-        for i in positions.get(java_hash(word), ()):
-            yield Match(module, j, 1, i, 1)
+    return _equal_keys(hyp, ref, module, java_hash)
 
 
 def stem_matcher(stem: Callable[[str], str]) -> Matcher:
