@@ -16,6 +16,30 @@ def repo() -> Path:
     return REPO
 
 
+def _install_meteor_jar(resources: Path) -> Path:
+    """pycocoevalcap's Meteor 1.5 jar (requirements.lock) made source ``meteor_jar`` of ``resources``,
+    as the workflow's fetch and extract would leave it; the jar's path."""
+    import hashlib
+    import importlib.util
+    import json
+
+    package = Path(list(importlib.util.find_spec("pycocoevalcap").submodule_search_locations)[0])
+    jar = package / "meteor" / "meteor-1.5.jar"
+    folder = resources / "meteor_jar"
+    (folder / "extracted").mkdir(parents=True)
+    (folder / "extracted" / jar.name).write_bytes(jar.read_bytes())
+    manifest = {"archive": True, "member": jar.name, "file": jar.name,
+                "sha256": hashlib.sha256(jar.read_bytes()).hexdigest()}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return jar
+
+
+@pytest.fixture(scope="session")
+def install_meteor_jar():
+    """install_meteor_jar(resources) -> the jar's path, installed there as source meteor_jar."""
+    return _install_meteor_jar
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     if not (MIRROR / "SHA256SUMS").is_file():

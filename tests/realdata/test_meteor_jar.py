@@ -48,10 +48,11 @@ def corpus(fetch_sources, jar_dir):
     return {"root": root, "resources": resources, "hyps": hyps, "refs": refs}
 
 
-def jar_stats(jar_dir, corpus, modules, weights, lang="en") -> np.ndarray:
-    """Run the jar; reorder its per-stage fields (tc rc tf rf) to mtmeta's (hc hf rc rf)."""
+def jar_stats(jar_dir, corpus, modules, weights, lang="en", input_options=("-lower",)) -> np.ndarray:
+    """Run the jar (``input_options``: its -norm / -lower); reorder its per-stage fields
+    (tc rc tf rf) to mtmeta's (hc hf rc rf)."""
     args = ["java", "-Xmx2G", "-jar", str(jar_dir / "meteor-1.5.jar"), str(corpus["root"] / "hyp.txt"),
-            str(corpus["root"] / "ref.txt"), "-l", lang, "-lower", "-ssOut"]
+            str(corpus["root"] / "ref.txt"), "-l", lang, *input_options, "-ssOut"]
     if modules:
         args += ["-m", " ".join(modules), "-w", " ".join(map(str, weights))]
     out = subprocess.run(args, capture_output=True, text=True, check=True, cwd=jar_dir).stdout
@@ -136,7 +137,7 @@ def test_czech_exact_statistics_match_except_java_hash_collisions(jar_dir, czech
     assert not np.array_equal(own_list.stats(czech["hyps"][:50], [czech["refs"][:50]]), stats[:50])
 
 
-def test_raw_czech_under_norm_live(jar_dir, fetch_sources, tmp_path):
+def test_raw_czech_under_norm_live(jar_dir, fetch_sources, install_meteor_jar, tmp_path):
     """The live jar on raw text (-norm), as tests/fixtures/meteor_jar stores it for machines without Java."""
     config = load_config()
     resources = fetch_sources("meteor-jar-raw", ["wmt12_data", "function_words_en"])
@@ -146,16 +147,8 @@ def test_raw_czech_under_norm_live(jar_dir, fetch_sources, tmp_path):
     corpus = {"root": tmp_path, "hyps": rows.hypothesis.tolist(), "refs": rows.reference.tolist()}
     (tmp_path / "hyp.txt").write_text("".join(f"{t}\n" for t in corpus["hyps"]), encoding="utf-8")
     (tmp_path / "ref.txt").write_text("".join(f"{t}\n" for t in corpus["refs"]), encoding="utf-8")
-    jar = jar_dir / "meteor-1.5.jar"
-    (resources / "meteor_jar" / "extracted").mkdir(parents=True)
-    (resources / "meteor_jar" / "extracted" / jar.name).write_bytes(jar.read_bytes())
-    (resources / "meteor_jar" / "manifest.json").write_text(
-        '{"archive": true, "member": "meteor-1.5.jar", "file": "meteor-1.5.jar", "sha256": "installed"}')
+    install_meteor_jar(resources)
     metric = metrics.get("meteor", lang="cs", modules=["exact"], weights=[1.0], tokenize="meteor-norm",
                          lowercase=True, exact_equality="java-hash", resources=str(resources))
-    args = ["java", "-Xmx2G", "-jar", str(jar), "hyp.txt", "ref.txt", "-l", "cz", "-norm", "-m", "exact",
-            "-w", "1.0", "-ssOut"]
-    out = subprocess.run(args, capture_output=True, text=True, check=True, cwd=tmp_path).stdout
-    raw = np.array([[float(x) for x in line.split()] for line in out.splitlines() if line.strip()])
-    reference = np.hstack([raw[:, :4], raw[:, [4, 6, 5, 7]], raw[:, -3:]])
+    reference = jar_stats(jar_dir, corpus, ["exact"], [1.0], lang="cz", input_options=("-norm",))
     np.testing.assert_array_equal(metric.stats(corpus["hyps"], [corpus["refs"]]), reference)

@@ -8,9 +8,7 @@ exact module compares Java hashes) every statistic of every segment and every sy
 jar's; by default (words compared as strings) only segments with a hash collision differ.
 """
 
-import hashlib
 import importlib.util
-import json
 from pathlib import Path
 
 import numpy as np
@@ -33,21 +31,16 @@ def _fixtures():
 
 
 MAKE = _fixtures()
+DIGEST = MAKE.ter_fixtures().texts_digest  # the digest both fixture scripts store
 # Segments of WMT12 en-cs (of 39,039) where the jar matched two different words by their hash.
 COLLISIONS = {"norm": 26, "lower": 17, "none": 14}
 
 
 @pytest.fixture(scope="module")
-def resources(fetch_sources):
+def resources(fetch_sources, install_meteor_jar):
     """The mirror's sources, and pycocoevalcap's jar installed as source meteor_jar."""
     resources = fetch_sources("meteor-jar-fixtures", ["wmt12_data", "wmt13_data", "function_words_en"])
-    jar = MAKE.jar_path()
-    assert jar is not None, "pycocoevalcap (requirements.lock) ships the jar"
-    folder = resources / "meteor_jar"
-    (folder / "extracted").mkdir(parents=True)
-    (folder / "extracted" / jar.name).write_bytes(jar.read_bytes())
-    manifest = {"archive": True, "member": jar.name, "file": jar.name, "sha256": MAKE.sha256(jar)}
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert install_meteor_jar(resources) == MAKE.jar_path()
     return resources
 
 
@@ -61,8 +54,7 @@ def systems_of(resources, dataset, lp, stored):
         rows = rows.sort_values("seg_id")
         hyps, refs = rows["hypothesis"].tolist(), rows["reference"].tolist()
         assert stored["systems"][k] == system
-        digest = hashlib.sha256(b"".join(t.encode("utf-8") + b"\0" for t in (*hyps, *refs))).hexdigest()
-        assert stored["digests"][k] == digest, f"{system}: not the texts of the fixture"
+        assert stored["digests"][k] == DIGEST(hyps, refs), f"{system}: not the texts of the fixture"
         out.append((system, hyps, refs))
     return out
 

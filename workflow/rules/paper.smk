@@ -230,7 +230,7 @@ if SENSITIVITY:
             markdown="results/paper/sensitivity_{dataset}_{lp}.md",
             png="results/paper/sensitivity_{dataset}_{lp}.png",
         params:
-            metrics=lambda w: {m: metric_entry(m) for m in SENSITIVITY["metrics"]},
+            metrics={m: metric_entry(m) for m in SENSITIVITY["metrics"]},
             rescored=SENSITIVITY["rescored"],
             bootstrap=config["bootstrap"],
         log:

@@ -46,10 +46,11 @@ _POSSESSIVE_AT_END = re.compile(r"'s$")
 
 
 def western_normalize(text: str) -> str:
-    """sacrebleu's ``_normalize_general_and_western`` (tercom's -N), the same text three times
-    faster: its literal rules as ``str.replace``, its punctuation rule (the character class of
-    sacrebleu's 13a spacing rule) as one ``str.translate``. ``tests/unit/metrics/test_ter.py``
-    compares the two on random and real text."""
+    """sacrebleu's ``_normalize_general_and_western`` (tercom's -N): the same text in about half the
+    time (25 against 50 us per WMT13 de-en output), its literal rules as ``str.replace`` and its
+    punctuation rule (the character class of sacrebleu's 13a spacing rule) as one ``str.translate``.
+    ``tests/unit/metrics/test_ter.py`` compares the two on random and hand-made text; they also gave
+    the same text on all 1.46 million WMT12-14 texts, as is and lowercased."""
     text = text.replace("\n-", "").replace("\n", " ")
     text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
     text = f" {text} ".translate(spacing_table())

@@ -170,14 +170,12 @@ def softbleu_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
     save(fig, outputs)
 
 
-def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[str] | None = None) -> None:
-    """One panel per metric: the Pearson of each changed factor (dots), the default (line) and its
-    bootstrap interval (band); metrics with text factors first (all of them if ``metrics`` is None)."""
-    if metrics is None:
-        rescored = table.loc[table["factor"] == "text", "metric"].unique().tolist()
-        metrics = rescored or table["metric"].unique().tolist()
+def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[str]) -> None:
+    """One panel per metric of ``metrics``: the Pearson of each changed factor (dots), the default
+    (line) and its bootstrap interval (band)."""
     shown = table[table["metric"].isin(metrics) & ~table["factor"].isin(["default", "bootstrap"])]
     variants = list(dict.fromkeys(f"{f}: {v}" for f, v in zip(shown["factor"], shown["variant"], strict=True)))
+    positions = {label: k for k, label in enumerate(variants)}
     n = len(metrics)
     columns = 2 if n > 1 else 1
     rows_ = math.ceil(n / columns)
@@ -191,7 +189,6 @@ def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[st
             ax.axvspan(band.min(), band.max(), color="0.88", label="default's 95% bootstrap interval")
         ax.axvline(default, color="0.3", linestyle="--", linewidth=1, label=f"default {default:.3f}")
         labels = [f"{f}: {v}" for f, v in zip(rows["factor"], rows["variant"], strict=True)]
-        positions = {label: k for k, label in enumerate(variants)}
         for label, value in zip(labels, rows["pearson"], strict=True):
             if label in positions:
                 ax.plot(value, positions[label], "o", color="C0", markersize=5)

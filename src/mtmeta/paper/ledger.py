@@ -6,6 +6,8 @@ import math
 
 import pandas as pd
 
+from mtmeta.paper.sensitivity import closest_factor
+
 LEDGER_COLUMNS = ["seed", "table", "row", "column", "reported", "reproduced", "delta", "reason"]
 
 
@@ -34,8 +36,6 @@ def ledger_rows(seed: str, table_name: str, frame: pd.DataFrame, column: str, va
 def measured_reason(sensitivity: pd.DataFrame, name: str, metric_id: str, reported: float) -> str:
     """What the sensitivity table says about a reported Pearson: the single changed factor that comes
     closest to it, with the number it gives, or that none comes closer than the default."""
-    from mtmeta.paper.sensitivity import closest_factor
-
     found = closest_factor(sensitivity, metric_id, reported)
     if found is None:
         return ""

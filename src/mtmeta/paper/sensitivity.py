@@ -109,12 +109,14 @@ def corpus_scores(metric: Metric, stats: dict, keep: Callable[[str, np.ndarray],
     return pd.Series(out, dtype=float)
 
 
-def cheap_factors(metric: Metric, segment_table: pd.DataFrame, comparisons: pd.DataFrame) -> list[dict]:
+def cheap_factors(metric: Metric, segment_table: pd.DataFrame, comparisons: pd.DataFrame,
+                  humans: pd.DataFrame | None = None) -> list[dict]:
     """Default, human-score, segment, aggregation and leave-one-out rows of one metric, from its
-    stored statistics (no re-scoring)."""
+    stored statistics (no re-scoring); ``humans``: :func:`human_variants` of ``comparisons``, if
+    the caller has it already (one computation for all metrics of a test set)."""
     sign = 1.0 if metric.higher_is_better else -1.0
     stats = system_stats(segment_table)
-    humans = human_variants(comparisons)
+    humans = human_variants(comparisons) if humans is None else humans
     default_human = humans.iloc[:, 0]
     scores = corpus_scores(metric, stats)
     judged = humans.index[humans.iloc[:, 0].notna()]
@@ -230,7 +232,7 @@ def sensitivity_table(dataset: str, lp: str, segments: pd.DataFrame, comparisons
     for metric_id, table in seg_tables.items():
         metric = metrics[metric_id]
         sign = 1.0 if metric.higher_is_better else -1.0
-        metric_rows = cheap_factors(metric, table, comparisons)
+        metric_rows = cheap_factors(metric, table, comparisons, humans)
         if intervals and metric_id in intervals:
             low, high = intervals[metric_id]
             metric_rows.insert(1, dict(factor="bootstrap", variant="95% interval of the default: low", pearson=low,
