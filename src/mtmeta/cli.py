@@ -250,7 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("correlate", cmd_correlate, "Pearson, Spearman and Kendall of metric system scores vs a human score.")
     p.add_argument("metric_scores", help="TSV with system and score columns (a *.sys.tsv file)")
     p.add_argument("human_scores", help="TSV from prepare (human_scores.tsv)")
-    p.add_argument("--human-score", default="gt_others", choices=["gt_others", "ge_others", "expected_wins"])
+    p.add_argument("--human-score", default="gt_others",
+                   choices=["gt_others", "ge_others", "expected_wins", "official"],
+                   help="official: the official score a dataset reads (WMT14's TrueSkill)")
 
     with_config(add("check-config", cmd_check_config, "Validate a config file against the schema."))
     return parser

@@ -52,6 +52,11 @@ def validate_config(config: dict) -> dict:
     return config
 
 
+def _format(spec: dict, origin: str) -> str | None:
+    """A source's format for one origin (the mirror may be repacked; else the upstream's applies)."""
+    return spec[origin].get("format") or spec["upstream"].get("format")
+
+
 def _check_references(config: dict) -> None:
     sources = config["sources"]
 
@@ -69,13 +74,24 @@ def _check_references(config: dict) -> None:
         need(ds["corpus"], f"datasets.{name}.corpus")
         judgments = ds["judgments"]
         mapping = judgments if isinstance(judgments, dict) else {lp: judgments for lp in lps}
+        official = ds.get("official_scores")
+        if official is not None:
+            spec = need(official["source"], f"datasets.{name}.official_scores.source")
+            for origin in ("upstream", "mirror"):
+                if origin in spec and _format(spec, origin) != "wmt_system_scores":
+                    raise ConfigError(f"datasets.{name}.official_scores.source {official['source']!r} ({origin}) "
+                                      f"needs format wmt_system_scores, not {_format(spec, origin)!r}")
         for lp in lps:
             if lp not in mapping:
-                raise ConfigError(f"datasets.{name}.judgments has no source for language pair {lp}")
+                if official is None:
+                    raise ConfigError(f"datasets.{name}.judgments has no source for language pair {lp} "
+                                      f"(a pair without judgments needs official_scores)")
+                continue
             spec = need(mapping[lp], f"datasets.{name}.judgments[{lp}]")
             for origin in ("upstream", "mirror"):
-                if origin in spec and not (spec[origin].get("format") or spec["upstream"].get("format")):
-                    raise ConfigError(f"source {mapping[lp]!r} ({origin}) needs a judgment format")
+                if origin in spec and _format(spec, origin) in (None, "wmt_system_scores"):
+                    raise ConfigError(f"source {mapping[lp]!r} ({origin}) needs a judgment format "
+                                      f"(found {_format(spec, origin)!r})")
         for lp in ds.get("aliases", {}):
             if lp not in lps:
                 raise ConfigError(f"datasets.{name}.aliases names {lp}, not one of its language_pairs {lps}")
@@ -197,6 +213,15 @@ def check_paper(config: dict, check_metric) -> None:
         for dataset in paper["wmt_baselines"]["human_scores"]:
             if config["datasets"].get(dataset, {}).get("kind") != "wmt":
                 raise ConfigError(f"{where}.human_scores names {dataset!r}, which is not a configured WMT dataset")
+            uses_official = paper["wmt_baselines"]["human_scores"][dataset]["human_score"] == "official"
+            if uses_official and "official_scores" not in config["datasets"][dataset]:
+                raise ConfigError(f"{where}.human_scores.{dataset}.human_score is official, but datasets.{dataset} "
+                                  f"has no official_scores")
+            if not uses_official and isinstance(config["datasets"][dataset]["judgments"], dict) and any(
+                    lp not in config["datasets"][dataset]["judgments"]
+                    for lp in config["datasets"][dataset]["language_pairs"]):
+                raise ConfigError(f"{where}.human_scores.{dataset}: some pairs of {dataset} have no judgments, "
+                                  f"so only human_score: official covers them all")
             for lp in config["datasets"][dataset]["language_pairs"]:
                 for metric_id in paper["wmt_baselines"]["metrics"]:
                     scored(metric_id, dataset, lp, f"{where}.metrics")

@@ -132,3 +132,44 @@ def test_sacrebleu_parity_on_a_real_wmt12_system(resources, config, name, corpus
     sample = slice(0, 3003, 7)  # every 7th segment keeps TER's sentence calls quick
     expected = [getattr(sacrebleu, sentence_fn)(h, [r]).score for h, r in zip(hyps[sample], refs[sample], strict=True)]
     np.testing.assert_allclose(metric.segment_scores(stats[sample]), expected, atol=1e-9, rtol=0)
+
+
+@pytest.fixture(scope="module")
+def wmt14_resources(tmp_path_factory, mirror, config):
+    root = tmp_path_factory.mktemp("wmt14")
+    for name in ("wmt14_data", "wmt14_judgments", "wmt14_official_scores"):
+        manifest = fetch(plan_fetch(name, config["sources"][name], mirror), root / name)
+        assert manifest["verified"] and manifest["origin"] == "mirror"
+        if manifest["archive"]:
+            safe_extract(root / name / manifest["file"], root / name / "extracted")
+    return root
+
+
+def test_wmt14_official_scores_cover_every_pair(wmt14_resources, mirror, config):
+    """Out of English: system level only, every output matched to its official score; into English:
+    the pairwise scores and the official one side by side."""
+    raw = [line.split("\t") for line in (mirror / "wmt14/human-2014-05-16.scores").read_text().splitlines()]
+    official = {(lp, system): float(score) for _, lp, _, system, score in raw}
+    assert len(official) == 110
+    ds = config["datasets"]["wmt14"]
+    en_cs = prepare("wmt14", ds, "en-cs", wmt14_resources)
+    assert en_cs.comparisons.empty and en_cs.summary["n_comparisons"] == 0 and en_cs.summary["judgments"] is None
+    assert en_cs.summary["human_scores"] == ["official"]
+    assert en_cs.summary["official_scores"]["name"] == "TrueSkill"
+    assert en_cs.summary["official_scores"]["n_systems"] == en_cs.summary["n_systems"] == 10
+    human = en_cs.human_scores.set_index("system")
+    assert {s: human.loc[s, "official"] for s in human.index} == {
+        s: v for (lp, s), v in official.items() if lp == "en-cs"}
+    assert human["gt_others"].isna().all()
+    assert human.loc["cu-depfix.3452", "official"] == 0.371
+    assert en_cs.report.to_frame()["kind"].tolist() == ["no_judgments"]
+    cs_en = prepare("wmt14", ds, "cs-en", wmt14_resources)
+    assert cs_en.summary["human_scores"] == ["gt_others", "ge_others", "expected_wins", "official"]
+    both = cs_en.human_scores.set_index("system")
+    assert len(both) == 5 and both[["gt_others", "official"]].notna().all().all()
+    assert both.loc["onlineB.0", "official"] == 0.591
+    # The best system by "> others" is the best by the official score too.
+    assert both["gt_others"].idxmax() == both["official"].idxmax() == "onlineB.0"
+    for lp in ("en-de", "en-fr", "en-hi", "en-ru"):
+        pair = prepare("wmt14", ds, lp, wmt14_resources)
+        assert pair.summary["n_judged_systems"] == pair.summary["n_systems"] == sum(k[0] == lp for k in official)

@@ -28,44 +28,46 @@ def job_counts(output):
 
 def test_default_study_plans_every_dataset(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path))
-    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 5 WMT14 language pairs + the evaluator set, 16 metrics each
-    # (11 of the library, TER as the WMT metrics tasks ran it, 4 of seed 000's softened BLEU); plus
-    # seed 001's three module variants on the evaluator set and seed 002's six Meteor paraphrase
-    # settings on WMT12 and WMT13-dev en-cs.
-    assert counts["prepare_dataset"] == counts["tokenize_segments"] == 20
+    # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 10 WMT14 language pairs (5 of them with official scores only)
+    # + the evaluator set, 16 metrics each (11 of the library, TER as the WMT metrics tasks ran it, 4 of
+    # seed 000's softened BLEU); plus seed 001's three module variants on the evaluator set and seed
+    # 002's six Meteor paraphrase settings on WMT12, WMT13-dev and WMT14 en-cs.
+    assert counts["prepare_dataset"] == counts["tokenize_segments"] == 25
     # One scoring job per metric id, for all the pairs it is scored on: the 16 of every pair, seed
     # 001's three and seed 002's six; and one per metric scored against paraphrased references.
     scoring = {rule for rule in counts if rule.startswith("score_") and not rule.startswith("score_paraphrased_")}
     assert len(scoring) == 16 + 3 + 6 and {counts[rule] for rule in scoring} == {1}
     assert {"score_bleu", "score_chrfpp", "score_ter_wmt", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
-    # One job for every dataset x lp and all its metrics (19 pairs with system-level judgments).
+    # One job for every dataset x lp and all its metrics (24 pairs with system-level human scores).
     assert counts["correlate_system_level"] == 1
     assert counts["plot_system_scatter"] == 16  # one figure per study-wide metric
-    # Seed 000: one word2vec model per target language (en, cs, de, es, fr).
-    assert counts["tokenize_corpus"] == counts["train_embeddings"] == 5
-    assert counts["find_neighbours"] == 5  # the generation and phrase variants' neighbours, per language
-    # Seed 002: two targets; 9 settings x (BLEU, exact Meteor), plus 6 more Meteor settings on the
+    # Seed 000: one word2vec model per target language (en, cs, de, es, fr, hi, ru).
+    assert counts["tokenize_corpus"] == counts["train_embeddings"] == 7
+    assert counts["find_neighbours"] == 7  # the generation and phrase variants' neighbours, per language
+    # Seed 002: three targets; 9 settings x (BLEU, exact Meteor), plus 6 more Meteor settings on the
     # one-word-only references; alignments once per target; one appendix sweep.
-    assert counts["align_outputs"] == counts["correlate_paraphrased"] == 2
-    assert counts["paraphrase_references"] == 2  # one per target, all 9 settings
+    assert counts["align_outputs"] == counts["correlate_paraphrased"] == 3
+    assert counts["paraphrase_references"] == 3  # one per target, all 9 settings
     paraphrased = {rule for rule in counts if rule.startswith("score_paraphrased_")}
     assert len(paraphrased) == 2 + 6 and {counts[rule] for rule in paraphrased} == {1}
     assert counts["sweep_paraphrase_share"] == counts["paper_parmesan"] == counts["paper_softbleu"] == 1
-    # 10 data sources, plus METEOR's: the English function words (Meteor 1.5 uses them for every
-    # language); WordNet; Meteor's English paraphrase table; the cs, de, es and fr thesauri; the
-    # Meteor jar (its -norm prefixes, for the sensitivity tables' Meteor input modes).
-    assert counts["download_source"] == 10 + 1 + 1 + 1 + 4 + 1
+    # 11 data sources (WMT14's official scores among them), plus METEOR's: the English function words
+    # (Meteor 1.5 uses them for every language); WordNet; Meteor's English paraphrase table; the cs, de,
+    # es, fr and ru thesauri; the Meteor jar (its -norm prefixes, for the sensitivity tables' Meteor
+    # input modes).
+    assert counts["download_source"] == 11 + 1 + 1 + 1 + 5 + 1
     assert counts["index_wordnet"] == counts["index_paraphrase_table"] == 1  # METEOR's cached indexes
     assert counts["extract_archive"] == 4 + 2 + 1
     # Seed 002's sensitivity tables: WMT12 en-cs and the WMT13 dev subset.
     assert counts["paper_sensitivity"] == 2
     # Meta-evaluation: segment level everywhere, bootstrap and Williams where systems are judged.
-    assert counts["correlate_segment_level"] == 1  # all 20 pairs in one job
-    assert counts["bootstrap_system_level"] == counts["test_significance"] == 1  # the 19 judged pairs
+    assert counts["correlate_segment_level"] == 1  # the 20 pairs with judgments in one job
+    assert counts["bootstrap_system_level"] == counts["test_significance"] == 1  # the 24 system-level pairs
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
-    # The Meteor settings on WMT12 and the WMT13 dev subset, English->Czech.
+    # The Meteor settings on WMT12, the WMT13 dev subset and WMT14, English->Czech.
     assert counts["parmesan_settings_wmt12_en_cs"] == counts["parmesan_settings_wmt13dev_en_cs"] == 1
+    assert counts["parmesan_settings_wmt14_en_cs"] == 1
 
 
 def test_paper_target_builds_every_artefact(repo, tmp_path):

@@ -23,6 +23,9 @@ ALL_METRICS = list(dict.fromkeys(m for ids in METRICS_FOR.values() for m in ids)
 # (dataset, lp) pairs in config order; the system-level ones have WMT-style system judgments.
 DATASET_LPS = [(name, lp) for name, ds in DATASETS.items() for lp in ds["language_pairs"]]
 SYSTEM_LEVEL_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["kind"] == "wmt"]
+# Pairs with segment-level judgments (a WMT pair may have official system scores only).
+JUDGED_LPS = [(name, lp) for name, lp in DATASET_LPS
+              if DATASETS[name]["kind"] == "evaluator" or judgment_source(DATASETS[name], lp) is not None]
 
 
 wildcard_constraints:
@@ -48,7 +51,8 @@ def dataset_sources(dataset, lp):
     ds = DATASETS[dataset]
     if ds["kind"] == "evaluator":
         return [ds["data"], ds["labels"]]
-    return [ds["corpus"], judgment_source(ds, lp)]
+    official = [ds["official_scores"]["source"]] if "official_scores" in ds else []
+    return [s for s in [ds["corpus"], judgment_source(ds, lp), *official] if s is not None]
 
 
 def prepare_inputs(wildcards):
@@ -124,7 +128,8 @@ def sweep_metric(wildcards):
 
 def sweep_inputs(wildcards):
     sweep = config["sweeps"][wildcards.sweep]
-    pairs = [(d, lp) for target in sweep["targets"] for d in target["datasets"] for lp in DATASETS[d]["language_pairs"]]
+    pairs = [(d, lp) for target in sweep["targets"] for d in target["datasets"] for lp in DATASETS[d]["language_pairs"]
+             if (d, lp) in JUDGED_LPS]
     pairs = list(dict.fromkeys(pairs))
     return {
         "segments": [f"results/scores/{d}/{lp}/{sweep['metric']}.seg.parquet" for d, lp in pairs],

@@ -49,6 +49,7 @@ rule plot_system_scatter:
         systems=[f"results/scores/{d}/{lp}/{{metric}}.sys.tsv" for d, lp in SYSTEM_LEVEL_LPS],
         human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
         correlations=[f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+        summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
     output:
         png=report(
             "results/figures/system_scatter.{metric}.png",
@@ -75,13 +76,13 @@ rule tables:
 
 rule correlate_segment_level:
     input:
-        summaries=prepared("summary.json"),
-        comparisons=prepared("comparisons.parquet"),
-        segments=all_pair_scores(DATASET_LPS, "seg.parquet"),
+        summaries=prepared("summary.json", JUDGED_LPS),
+        comparisons=prepared("comparisons.parquet", JUDGED_LPS),
+        segments=all_pair_scores(JUDGED_LPS, "seg.parquet"),
     output:
-        [f"results/correlations/{d}/{lp}/segment_level.tsv" for d, lp in DATASET_LPS],
+        [f"results/correlations/{d}/{lp}/segment_level.tsv" for d, lp in JUDGED_LPS],
     params:
-        pairs=pair_scores(DATASET_LPS, "seg.parquet"),
+        pairs=pair_scores(JUDGED_LPS, "seg.parquet"),
     log:
         "results/logs/correlate_segment_level.log",
     benchmark:
@@ -95,7 +96,7 @@ rule correlate_segment_level:
 
 rule collect_segment_level:
     input:
-        prepared_files=[f"results/correlations/{d}/{lp}/segment_level.tsv" for d, lp in DATASET_LPS],
+        prepared_files=[f"results/correlations/{d}/{lp}/segment_level.tsv" for d, lp in JUDGED_LPS],
     output:
         tsv=report(
             "results/correlations/segment_level.tsv",

@@ -199,6 +199,7 @@ if WMT_BASELINES:
             tsv=report("results/paper/wmt_baselines.tsv", caption="../report/wmt_baselines.rst",
                        category="Paper: WMT baselines"),
             markdown="results/paper/wmt_baselines.md",
+            official="results/paper/wmt_baselines_official_vs_pairwise.tsv",
         params:
             metrics=WMT_BASELINES["metrics"],
             human_scores=WMT_BASELINES["human_scores"],

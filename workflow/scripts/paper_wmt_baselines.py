@@ -2,16 +2,18 @@
 
 from mtmeta.io import read_tsv, read_tsvs, write_text, write_tsv
 from mtmeta.logsetup import configure
-from mtmeta.paper.wmt_baselines import baselines_markdown, baselines_table
+from mtmeta.paper.wmt_baselines import baselines_markdown, baselines_table, official_comparison
 
 
 def main(snakemake):
     configure(snakemake.log[0])
     params = snakemake.params
-    table = baselines_table(read_tsv(snakemake.input.system_level), read_tsvs(snakemake.input.bootstrap),
-                            params.metrics, params.human_scores)
+    system_level = read_tsv(snakemake.input.system_level)
+    table = baselines_table(system_level, read_tsvs(snakemake.input.bootstrap), params.metrics, params.human_scores)
+    comparison = official_comparison(system_level, params.metrics, params.human_scores)
     write_tsv(table, snakemake.output.tsv)
-    write_text(snakemake.output.markdown, baselines_markdown(table))
+    write_tsv(comparison, snakemake.output.official)
+    write_text(snakemake.output.markdown, baselines_markdown(table, comparison, params.human_scores))
 
 
 main(snakemake)  # noqa: F821

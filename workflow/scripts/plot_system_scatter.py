@@ -2,7 +2,9 @@
 
 import pandas as pd
 
+from mtmeta.io import read_json
 from mtmeta.logsetup import configure
+from mtmeta.metaeval.system_level import primary_human_score
 from mtmeta.paper.figures import system_scatter
 
 
@@ -10,18 +12,24 @@ def main(snakemake):
     configure(snakemake.log[0])
     human_score = snakemake.params.human_score
     panels = []
-    for systems, human, corr in zip(
-        snakemake.input.systems, snakemake.input.human_scores, snakemake.input.correlations, strict=True
-    ):
-        table = pd.read_csv(systems, sep="\t").merge(pd.read_csv(human, sep="\t"), on="system")
+    for systems, human_path, corr, summary_path in zip(snakemake.input.systems, snakemake.input.human_scores,
+                                                       snakemake.input.correlations, snakemake.input.summaries,
+                                                       strict=True):
+        human = pd.read_csv(human_path, sep="\t")
+        table = pd.read_csv(systems, sep="\t").merge(human, on="system")
         correlations = pd.read_csv(corr, sep="\t")
+        # A pair without judgments (official scores only) is plotted against its official score.
+        x = primary_human_score(human, human_score)
         correlation = correlations[correlations["metric"] == snakemake.wildcards.metric].set_index(
-            "human_score").loc[human_score]
+            "human_score").loc[x]
+        official = read_json(summary_path).get("official_scores", {}).get("name")
         panels.append(
             {
                 "title": f"{correlation['dataset']} {correlation['lp']}",
-                "table": table.dropna(subset=[human_score]),
+                "table": table.dropna(subset=[x]),
                 "pearson": correlation["pearson"],
+                "human_score": x,
+                **({"human_label": f"human: official ({official})"} if x == "official" else {}),
             }
         )
     system_scatter(panels, snakemake.wildcards.metric, human_score, [snakemake.output.png, snakemake.output.pdf])

@@ -4,6 +4,7 @@ dataset x lp."""
 from mtmeta.io import read_json, read_tsv, write_tsv
 from mtmeta.logsetup import configure
 from mtmeta.metaeval.significance import ranks_table, williams_table
+from mtmeta.metaeval.system_level import primary_human_score
 from mtmeta.metrics.spec import MetricSpec
 
 
@@ -13,8 +14,10 @@ def main(snakemake):
         summary = read_json(snakemake.input.summaries[number])
         specs = [MetricSpec.of(entry) for entry in pair["metrics"]]
         systems = {spec.id: read_tsv(path) for spec, path in zip(specs, pair["files"], strict=True)}
-        pairs = williams_table(summary, read_tsv(snakemake.input.human_scores[number]), systems,
-                               {spec.id: spec.higher_is_better for spec in specs})
+        human = read_tsv(snakemake.input.human_scores[number])
+        # "> others" where the pair has judgments; the official score where it has only that.
+        pairs = williams_table(summary, human, systems, {spec.id: spec.higher_is_better for spec in specs},
+                               primary_human_score(human))
         write_tsv(pairs, snakemake.output.pairs[number])
         write_tsv(ranks_table(summary, pairs, snakemake.params.level), snakemake.output.ranks[number])
 

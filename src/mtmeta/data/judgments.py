@@ -21,12 +21,17 @@ Formats:
     systems are recovered by matching text against the test set.
 ``evaluator``
     ``hyp1 ||| hyp2 ||| ref`` lines with labels 1 / 0 / -1 in a separate file.
+``wmt_system_scores``
+    Not judgments but their outcome: an official system-level human score per system (the WMT14
+    metrics task's ``human-2014-05-16.scores``: ``human <lp> <testset> <system> <score>``, no
+    header); read by :func:`read_system_scores`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -306,6 +311,43 @@ def read_evaluator(
     )
     segments["seg_id"] = segments["seg_id"].astype("int32")
     return segments, Judgments.from_rows(rows, report, {lp: n})
+
+
+def read_system_scores(path: str | Path, lp: str, testset: str) -> pd.DataFrame:
+    """The official human system scores of one language pair (columns ``system, score``).
+
+    Every line must have five tab-separated fields and a finite score; a line of another test set,
+    or a system listed twice for ``lp``, is an error (naming the file and line).
+    """
+    path = Path(path)
+    seen: dict[str, int] = {}
+    systems, scores = [], []
+    for number, line in enumerate(read_lines(path), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) != 5:
+            raise InputError(path, f"found {len(fields)} tab-separated fields", line=number,
+                             expected="5 fields: human, lp, test set, system, score")
+        _, pair, test, system, value = fields
+        if pair != lp:
+            continue
+        if test != testset:
+            raise InputError(path, f"test set {test!r}", line=number, expected=f"{testset!r} (the dataset's testset)")
+        try:
+            score = float(value)
+        except ValueError:
+            score = math.nan
+        if not system or not math.isfinite(score):
+            raise InputError(path, f"system {system!r} with score {value!r}", line=number,
+                             expected="a system name and a finite number")
+        if system in seen:
+            raise InputError(path, f"{lp}: system {system!r} listed again (first on line {seen[system]})",
+                             line=number, expected="one score per system")
+        seen[system] = number
+        systems.append(system)
+        scores.append(score)
+    return pd.DataFrame({"system": systems, "score": scores})
 
 
 READERS = {

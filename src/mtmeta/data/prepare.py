@@ -5,7 +5,8 @@ manifests, and writes, under the output directory:
 
 ``segments.parquet``     one row per system x segment (system, seg_id, hypothesis, reference, source)
 ``comparisons.parquet``  one row per pairwise human comparison (lp, seg_id, sys_a, sys_b, outcome, task)
-``human_scores.tsv``     one row per judged system: wins, losses, ties, > others, >= others, expected wins
+``human_scores.tsv``     one row per judged system: wins, losses, ties, > others, >= others, expected wins,
+                         and (for a dataset with ``official_scores``) the official human score
 ``report.tsv``           everything excluded, renamed or unmatched, with counts and the action taken
 ``summary.json``         counts (systems, segments, ranking tasks, comparisons) and provenance
 """
@@ -27,11 +28,12 @@ from mtmeta.data.judgments import (
     read_cmu_rankings_text,
     read_evaluator,
     read_judgments,
+    read_system_scores,
 )
 from mtmeta.data.report import Report
 from mtmeta.errors import FetchError, InputError
 from mtmeta.io import write_tsv
-from mtmeta.stats.human import system_scores
+from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS, system_scores
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +48,12 @@ class Prepared:
 
 
 
-def judgment_source(dataset: dict, lp: str) -> str:
-    """The source id of a dataset's judgments for a language pair (one source, or one per pair)."""
+def judgment_source(dataset: dict, lp: str) -> str | None:
+    """The source id of a dataset's judgments for a language pair (one source, or one per pair);
+    None for a pair the mapping leaves out (it has official system scores only)."""
     judgments = dataset["judgments"]
-    return judgments[lp] if isinstance(judgments, dict) else judgments
+    return judgments.get(lp) if isinstance(judgments, dict) else judgments
+
 
 def source_file(resources: Path, source_id: str, member: str | None = None) -> tuple[Path, dict]:
     """Local path of a fetched source (an extracted archive's root or member, or the file itself)."""
@@ -106,9 +110,51 @@ def prepare_wmt(name: str, ds: dict, lp: str, resources: Path) -> Prepared:
     log.info("%s %s: %d systems x %d segments", name, lp, len(systems), n_segments)
 
     source_id = judgment_source(ds, lp)
+    if source_id is None:  # config allows this only beside official system scores
+        judgments, raw, provenance = Judgments.from_rows([], Report(), {}), None, None
+        report.add("no_judgments", f"{lp}: no segment-level human judgments", len(systems),
+                   "system level only, against the official human scores", "config")
+    else:
+        judgments, raw, provenance = _read_judgments(ds, lp, resources, segments, systems, n_segments, report)
+    human = system_scores(judgments.comparisons)
+    official = ds.get("official_scores")
+    official_provenance = None
+    if official is not None:
+        human, official_provenance = _add_official_scores(human, official, ds, lp, resources, systems, report)
+    unjudged = sorted(set(systems) - set(human["system"]))
+    for system in unjudged:
+        report.add("unjudged_system", f"{lp}: {system}", int((segments["system"] == system).sum()),
+                   "scored, but left out of system-level correlations (no human score)", str(root))
+    summary = {
+        "dataset": name,
+        "description": ds["description"],
+        "lp": lp,
+        "system_level": True,
+        "n_systems": len(systems),
+        "n_judged_systems": int(len(human)),
+        "n_segments": n_segments,
+        "n_judged_segments": int(judgments.comparisons["seg_id"].nunique()),
+        "n_tasks": int(judgments.tasks.get(lp, 0)),
+        "n_comparisons": int(len(judgments.comparisons)),
+        "n_comparisons_read": int(len(raw.comparisons)) if raw is not None else 0,
+        "judgments": provenance,
+        "corpus": {"source": ds["corpus"], "origin": corpus_manifest["origin"],
+                   "location": corpus_manifest["location"], "sha256": corpus_manifest["sha256"]},
+    }
+    # Which human scores this pair has (a pair without judgments has only the official one).
+    summary["human_scores"] = [c for c in [*SCORE_COLUMNS, OFFICIAL] if c in human and human[c].notna().any()]
+    if official_provenance is not None:
+        summary["official_scores"] = official_provenance
+    return Prepared(segments, judgments.comparisons, human, report, summary)
+
+
+def _read_judgments(ds: dict, lp: str, resources: Path, segments: pd.DataFrame, systems: list[str],
+                    n_segments: int, report: Report) -> tuple[Judgments, Judgments, dict]:
+    """The pair's comparisons, read, checked and matched to system outputs."""
+    source_id = judgment_source(ds, lp)
     path, manifest = source_file(resources, source_id)
     fmt = manifest["format"]
-    log.info("%s %s: reading %s judgments from %s", name, lp, fmt, path)
+    log.info("%s: reading %s judgments from %s", lp, fmt, path)
     if fmt == "cmu_rankings_text":
         first = segments.loc[segments["system"] == systems[0]].sort_values("seg_id")
         outputs = {s: rows.sort_values("seg_id")["hypothesis"].tolist() for s, rows in segments.groupby("system")}
@@ -131,29 +177,38 @@ def prepare_wmt(name: str, ds: dict, lp: str, resources: Path) -> Prepared:
         source_file=str(path),
     )
     report.extend(judgments.report)
-    human = system_scores(judgments.comparisons)
-    unjudged = sorted(set(systems) - set(human["system"]))
-    for system in unjudged:
-        report.add("unjudged_system", f"{lp}: {system}", int((segments["system"] == system).sum()),
-                   "scored, but left out of system-level correlations (no human score)", str(root))
-    summary = {
-        "dataset": name,
-        "description": ds["description"],
-        "lp": lp,
-        "system_level": True,
-        "n_systems": len(systems),
-        "n_judged_systems": int(len(human)),
-        "n_segments": n_segments,
-        "n_judged_segments": int(judgments.comparisons["seg_id"].nunique()),
-        "n_tasks": int(judgments.tasks.get(lp, 0)),
-        "n_comparisons": int(len(judgments.comparisons)),
-        "n_comparisons_read": int(len(raw.comparisons)),
-        "judgments": {"source": source_id, "origin": manifest["origin"], "format": fmt,
-                      "location": manifest["location"], "sha256": manifest["sha256"]},
-        "corpus": {"source": ds["corpus"], "origin": corpus_manifest["origin"],
-                   "location": corpus_manifest["location"], "sha256": corpus_manifest["sha256"]},
-    }
-    return Prepared(segments, judgments.comparisons, human, report, summary)
+    provenance = {"source": source_id, "origin": manifest["origin"], "format": fmt,
+                  "location": manifest["location"], "sha256": manifest["sha256"]}
+    return judgments, raw, provenance
+
+
+def _add_official_scores(human: pd.DataFrame, official: dict, ds: dict, lp: str, resources: Path,
+                         systems: list[str], report: Report) -> tuple[pd.DataFrame, dict]:
+    """Join the official system-level human score (column ``official``) onto the pair's human scores.
+
+    Names are matched as judgment ids are: exactly, or through the dataset's aliases. A scored system
+    without an output follows ``unmatched_ids`` (reported; an error under ``error``).
+    """
+    path, manifest = source_file(resources, official["source"])
+    scores = read_system_scores(path, lp, ds["testset"])
+    if scores.empty:
+        raise InputError(path, f"no official human scores for {lp}", expected=f"lines 'human {lp} {ds['testset']} ...'")
+    aliases = ds["aliases"].get(lp, {})
+    scores["system"] = scores["system"].map(lambda s: aliases.get(s, s))
+    unknown = sorted(set(scores["system"]) - set(systems))
+    if unknown and ds["unmatched_ids"] == "error":
+        raise InputError(path, f"{lp}: official scores for {unknown}, which match no system output",
+                         expected="system names equal to output-file names (known: " + ", ".join(systems) + ")",
+                         hint="Add them to the dataset's aliases in config, or set unmatched_ids: exclude")
+    for system in unknown:
+        report.add("unmatched_official", f"{lp}: {system}", 1, "excluded: no system output", str(path))
+    scores = scores.loc[scores["system"].isin(systems)].rename(columns={"score": OFFICIAL})
+    merged = human.merge(scores, on="system", how="outer", validate="one_to_one")
+    merged = merged.sort_values("system", ignore_index=True)
+    provenance = {"source": official["source"], "name": official["name"], "origin": manifest["origin"],
+                  "location": manifest["location"], "sha256": manifest["sha256"],
+                  "n_systems": int(len(scores))}
+    return merged, provenance
 
 
 def prepare_evaluator(name: str, ds: dict, lp: str, resources: Path) -> Prepared:

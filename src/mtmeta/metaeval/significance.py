@@ -86,4 +86,5 @@ def ranks_table(summary: dict, pairs: pd.DataFrame, level: float) -> pd.DataFram
     ranks = clusters(pearson, p_values, level)
     return pd.DataFrame({"dataset": summary["dataset"], "lp": summary["lp"], "metric": list(ranks),
                          "pearson": [pearson[m] for m in ranks], "rank": list(ranks.values()),
+                         "human_score": pairs["human_score"].iloc[0] if len(pairs) else "",
                          "test": f"williams|one-sided|level:{level}"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from mtmeta.stats.correlation import KENDALL_VARIANT, correlations
-from mtmeta.stats.human import SCORE_COLUMNS
+from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS
 
 SYSTEM_LEVEL_COLUMNS = [
     "dataset", "lp", "metric", "human_score", "n_systems", "n_systems_unjudged",
@@ -19,7 +19,8 @@ def system_level_correlations(
     """Correlation of one metric with each human system score, for one dataset x lp.
 
     Only systems with both a human score and a metric score take part; the number left
-    out for lack of a human score is reported beside ``n_systems``.
+    out for lack of a human score is reported beside ``n_systems``. The human scores are those the
+    pair has (:func:`human_scores_of`).
     """
     signatures = system_scores["signature"].unique()
     if len(signatures) != 1:
@@ -27,7 +28,7 @@ def system_level_correlations(
     joined = system_scores.merge(human, on="system", how="inner", validate="one_to_one")
     sign = 1.0 if higher_is_better else -1.0
     rows = []
-    for human_score in SCORE_COLUMNS:
+    for human_score in human_scores_of(human):
         usable = joined.dropna(subset=[human_score])
         stats = correlations(sign * usable["score"].to_numpy(), usable[human_score].to_numpy())
         rows.append(
@@ -49,3 +50,23 @@ def system_level_correlations(
             }
         )
     return pd.DataFrame(rows, columns=SYSTEM_LEVEL_COLUMNS)
+
+
+def human_scores_of(human: pd.DataFrame) -> list[str]:
+    """The human scores a pair's table holds: the three computed from judgments (if it has any
+    judgments) and the official score (if the dataset reads one)."""
+    computed = [c for c in SCORE_COLUMNS if c in human]
+    if OFFICIAL in human and not human[computed].notna().any().any():
+        computed = []  # a pair without judgments
+    return [*computed, *([OFFICIAL] if OFFICIAL in human and human[OFFICIAL].notna().any() else [])]
+
+
+def primary_human_score(human: pd.DataFrame, preferred: str = "gt_others") -> str:
+    """The human score a pair's single-score tables use (Williams groups, overview, scatter plots):
+    ``preferred`` where the pair has it, else the official score (pairs without judgments)."""
+    available = human_scores_of(human)
+    if preferred in available:
+        return preferred
+    if OFFICIAL in available:
+        return OFFICIAL
+    raise ValueError(f"no human score {preferred!r} (have: {', '.join(available) or 'none'})")

@@ -76,5 +76,7 @@ def ledger_table(meteor_tuning: dict[str, pd.DataFrame], parmesan_settings: dict
     parts += [ledger_rows("002", name, with_measured_reasons(frame, sensitivity or {}), "Pearson with > others",
                           value_column="pearson")
               for name, frame in parmesan_settings.items()]
-    parts += [frame.assign(seed="002", table=name)[LEDGER_COLUMNS] for name, frame in parmesan.items()]
+    # A target the seed does not report (WMT14) has rows without a reported number: not ledger rows.
+    parts += [frame[frame["reported"].notna()].assign(seed="002", table=name)[LEDGER_COLUMNS]
+              for name, frame in parmesan.items()]
     return pd.concat([pd.DataFrame(columns=LEDGER_COLUMNS), *parts], ignore_index=True)[LEDGER_COLUMNS]

@@ -9,15 +9,15 @@ import pandas as pd
 
 def overview_table(system_level: pd.DataFrame, segment_level: pd.DataFrame, ranks: pd.DataFrame,
                      tau_variant: dict[str, str], bootstrap: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Pearson and Spearman with > others (with bootstrap intervals), the segment-level tau of each
-    year's variant, and the Williams rank groups."""
-    sys_part = system_level[system_level["human_score"] == "gt_others"][
-        ["dataset", "lp", "metric", "n_systems", "pearson", "pearson_p", "spearman", "spearman_p"]]
+    """Pearson and Spearman with > others (with their intervals; for a pair without judgments, with
+    its official human score), the segment-level tau of each year's variant, and the Williams rank groups."""
+    sys_part = primary_rows(system_level)[
+        ["dataset", "lp", "metric", "human_score", "n_systems", "pearson", "pearson_p", "spearman", "spearman_p"]]
     if bootstrap is not None:
-        intervals = bootstrap[bootstrap["human_score"] == "gt_others"][
-            ["dataset", "lp", "metric", "pearson_low", "pearson_high", "spearman_low", "spearman_high", "draws"]]
+        intervals = bootstrap[["dataset", "lp", "metric", "human_score", "pearson_low", "pearson_high",
+                               "spearman_low", "spearman_high", "draws", "interval_method"]]
         sys_part = sys_part.merge(intervals.rename(columns={"draws": "bootstrap_draws"}),
-                                  on=["dataset", "lp", "metric"], how="left")
+                                  on=["dataset", "lp", "metric", "human_score"], how="left")
     seg = segment_level.copy()
     seg["tau_variant"] = seg["dataset"].map(tau_variant).fillna("wmt14")
     seg["segment_tau"] = [row[f"tau_{row['tau_variant']}"] for _, row in seg.iterrows()]
@@ -26,6 +26,13 @@ def overview_table(system_level: pd.DataFrame, segment_level: pd.DataFrame, rank
     table = sys_part.merge(seg_part, on=["dataset", "lp", "metric"], how="outer")
     table = table.merge(ranks[["dataset", "lp", "metric", "rank"]], on=["dataset", "lp", "metric"], how="left")
     return table.rename(columns={"rank": "williams_rank"})
+
+
+def primary_rows(system_level: pd.DataFrame) -> pd.DataFrame:
+    """The rows with "> others", and for a pair without it (no judgments) those with the official score."""
+    judged = system_level.groupby(["dataset", "lp"])["human_score"].transform(lambda s: (s == "gt_others").any())
+    return system_level[(system_level["human_score"] == "gt_others")
+                        | (~judged & (system_level["human_score"] == "official"))]
 
 
 def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
@@ -57,8 +64,9 @@ def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
 def overview_report(table: pd.DataFrame) -> str:
     """The overview's Markdown: system-level Pearson with Williams groups, then segment-level tau."""
     return (overview_markdown(table, "pearson", "System-level Pearson with \"> others\" "
-                              "(bold: the top Williams group, one-sided p <= 0.05 starts a new group; "
-                              "otherwise the group number; 95% bootstrap intervals are in the TSV)")
+                              "(for pairs without judgments, WMT14 out of English: with the official human "
+                              "score; bold: the top Williams group, one-sided p <= 0.05 starts a new group; "
+                              "otherwise the group number; 95% intervals are in the TSV)")
             + "\n"
             + overview_markdown(table.drop(columns="williams_rank"), "segment_tau",
                                 "Segment-level Kendall tau (each year's WMT variant; on the evaluator set, "

@@ -7,13 +7,16 @@ import pandas as pd
 
 COLUMNS = ["dataset", "lp", "metric", "human_score", "official_human_score", "n_systems", "pearson",
            "pearson_low", "pearson_high", "spearman", "spearman_low", "spearman_high", "bootstrap_draws",
-           "metric_signature"]
+           "interval_method", "metric_signature"]
+COMPARISON_COLUMNS = ["dataset", "lp", "metric", "n_systems", "official", "gt_others", "expected_wins",
+                      "official_minus_gt_others"]
 
 
 def baselines_table(system_level: pd.DataFrame, bootstrap: pd.DataFrame, metrics: list[str],
                     human_scores: dict[str, dict]) -> pd.DataFrame:
     """One row per dataset x language pair x metric: Pearson and Spearman with the dataset's human score
-    and their bootstrap intervals. A requested correlation missing from the inputs is an error."""
+    and their intervals (bootstrap, or Fisher's z for an official score). A requested correlation
+    missing from the inputs is an error."""
     parts = []
     for dataset, score in human_scores.items():
         rows = system_level[(system_level["dataset"] == dataset)
@@ -29,32 +32,87 @@ def baselines_table(system_level: pd.DataFrame, bootstrap: pd.DataFrame, metrics
         raise ValueError(f"wmt_baselines: no system-level rows for {', '.join(human_scores)}")
     table = pd.concat(parts, ignore_index=True)
     intervals = bootstrap[["dataset", "lp", "metric", "human_score", "pearson_low", "pearson_high",
-                           "spearman_low", "spearman_high", "draws"]].rename(columns={"draws": "bootstrap_draws"})
+                           "spearman_low", "spearman_high", "draws", "interval_method"]].rename(
+        columns={"draws": "bootstrap_draws"})
     table = table.merge(intervals, on=["dataset", "lp", "metric", "human_score"], how="left", validate="1:1")
     return table[COLUMNS]
 
 
-HUMAN_NAMES = {"gt_others": "> others", "ge_others": "≥ others", "expected_wins": "expected wins"}
+def official_comparison(system_level: pd.DataFrame, metrics: list[str], human_scores: dict[str, dict]) -> pd.DataFrame:
+    """For each dataset whose table uses the official score: on the pairs that also have judgments, each
+    metric's Pearson with the official score beside those with "> others" and expected wins (computed
+    from the judgments), so a reader sees how far the choice of human score moves a correlation."""
+    rows = []
+    for dataset, score in human_scores.items():
+        if score["human_score"] != "official":
+            continue
+        part = system_level[(system_level["dataset"] == dataset) & system_level["metric"].isin(metrics)]
+        wide = part.pivot_table(index=["lp", "metric"], columns="human_score", values="pearson", sort=False)
+        n = part[part["human_score"] == "official"].set_index(["lp", "metric"])["n_systems"]
+        if "gt_others" not in wide:
+            continue
+        for (lp, metric), values in wide.dropna(subset=["gt_others", "official"]).iterrows():
+            rows.append({"dataset": dataset, "lp": lp, "metric": metric, "n_systems": int(n[(lp, metric)]),
+                         "official": values["official"], "gt_others": values["gt_others"],
+                         "expected_wins": values["expected_wins"],
+                         "official_minus_gt_others": values["official"] - values["gt_others"]})
+    table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+    order = {m: k for k, m in enumerate(metrics)}
+    return table.sort_values(["dataset", "lp", "metric"], key=lambda c: c.map(order) if c.name == "metric" else c,
+                             kind="stable", ignore_index=True)
 
 
-def baselines_markdown(table: pd.DataFrame) -> str:
+def comparison_markdown(table: pd.DataFrame, human_scores: dict[str, dict]) -> str:
+    """Per dataset: metrics x language pairs, cells "official / > others"."""
+    out = []
+    for dataset, part in table.groupby("dataset", sort=False):
+        lps = list(dict.fromkeys(part["lp"]))
+        name = human_scores[dataset]["official"]
+        out += [f"**{dataset}: Pearson with the official score ({name}) / with \"> others\" from the pairwise "
+                "judgments**, on the pairs that have both (expected wins in the TSV)", "",
+                "| metric | " + " | ".join(lps) + " |", "|---|" + "---:|" * len(lps)]
+        for metric, rows in part.groupby("metric", sort=False):
+            cells = {row.lp: f"{row.official:.3f} / {row.gt_others:.3f}" for row in rows.itertuples()}
+            out.append(f"| {metric} | " + " | ".join(cells.get(lp, "") for lp in lps) + " |")
+        deltas = part["official_minus_gt_others"]
+        out += ["", f"Official minus \"> others\": mean {deltas.mean():+.3f}, range {deltas.min():+.3f} to "
+                f"{deltas.max():+.3f} over {len(part)} metric x pair cells.", ""]
+    return "\n".join(out)
+
+
+HUMAN_NAMES = {"gt_others": "> others", "ge_others": "≥ others", "expected_wins": "expected wins",
+               "official": "the official score"}
+
+
+INTERVAL_NAMES = {"bootstrap": "bootstrap", "fisher-z": "Fisher-z (Pearson only)"}
+
+
+def baselines_markdown(table: pd.DataFrame, comparison: pd.DataFrame | None = None,
+                       human_scores: dict[str, dict] | None = None) -> str:
     """Per dataset: metrics (rows) x language pairs (columns), cells "Pearson / Spearman"."""
     out = []
     for dataset, part in table.groupby("dataset", sort=False):
         used, official = part["human_score"].iloc[0], part["official_human_score"].iloc[0]
         used_name = HUMAN_NAMES[used]
-        note = ("the score that year's metrics task used" if used_name == official else
-                f"that year's metrics task used {official}, which the study does not compute; read these as "
-                f"correlations with {used_name}, not as the official ones")
+        if used == "official":
+            used_name, note = f"the official score ({official})", "read from the metrics task's own file"
+        elif used_name == official:
+            note = "the score that year's metrics task used"
+        else:
+            note = (f"that year's metrics task used {official}, which the study does not compute; read these as "
+                    f"correlations with {used_name}, not as the official ones")
         lps = list(dict.fromkeys(part["lp"]))
+        method = " and ".join(dict.fromkeys(part["interval_method"].map(INTERVAL_NAMES)))
         out += [f"**{dataset}: system-level Pearson / Spearman with {used_name}** ({note}; "
-                "95% bootstrap intervals in the TSV)", "",
+                f"95% {method} intervals in the TSV)", "",
                 "| metric | " + " | ".join(f"{lp} ({part.loc[part['lp'] == lp, 'n_systems'].iloc[0]})" for lp in lps)
                 + " |", "|---|" + "---:|" * len(lps)]
         for metric, rows in part.groupby("metric", sort=False):
             cells = {row.lp: f"{row.pearson:.3f} / {row.spearman:.3f}" for row in rows.itertuples()}
             out.append(f"| {metric} | " + " | ".join(cells[lp] for lp in lps) + " |")
         out.append("")
+    if comparison is not None and not comparison.empty:
+        out.append(comparison_markdown(comparison, human_scores or {}))
     signatures = table.drop_duplicates(["metric", "metric_signature"])
     out += ["Column headers give the number of systems. TER is negated (lower is better), so for every metric "
             "a higher correlation is better.", "", "Signatures (one per target language where it names it):", ""]

@@ -178,19 +178,23 @@ def correlate_paraphrased(human: pd.DataFrame, dataset: dict, summaries: list[di
     ``original``: metric id -> system scores with the original references; ``paraphrased``:
     (setting, metric id, system scores) of each run."""
     from mtmeta.metaeval.significance import correlation_rows
+    from mtmeta.metaeval.system_level import primary_human_score
 
+    human_score = primary_human_score(human)  # "> others"; the official score on a target without judgments
     by_setting = {info["setting"]: info for info in summaries}
     scored: dict[str, dict[str, pd.DataFrame]] = {}
     for setting, metric, table in paraphrased:
         scored.setdefault(metric, {})[setting] = table
     frames = []
     for metric, tables in scored.items():
-        rows = correlation_rows(human, {"original": original[metric], **tables}, baseline="original")
+        rows = correlation_rows(human, {"original": original[metric], **tables}, baseline="original",
+                                human_score=human_score)
         rows.insert(0, "metric", metric)
         frames.append(rows)
     table = pd.concat(frames, ignore_index=True).rename(columns={"variant": "references"})
     for key in ("order", "selection", "filter", "words_per_sentence", "phrases_per_sentence"):
         table[key] = [by_setting.get(r, {}).get(key) for r in table["references"]]
+    table["human_score"] = human_score
     table.insert(0, "lp", dataset["lp"])
     table.insert(0, "dataset", dataset["dataset"])
     return table

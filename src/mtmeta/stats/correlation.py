@@ -147,3 +147,15 @@ def bootstrap_intervals(metric_draws: np.ndarray, human_draws: np.ndarray, alpha
         out[f"{name}_high"] = float(np.quantile(finite, 1 - alpha / 2)) if len(finite) else math.nan
         out[f"{name}_undefined_draws"] = int(len(draws) - len(finite))
     return out
+
+
+def fisher_z_interval(r: float, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """The (1 - alpha) interval of a Pearson correlation from Fisher's z transform:
+    tanh(atanh(r) -/+ z_{1-alpha/2} / sqrt(n - 3)). It needs no resampling (so no segment-level
+    judgments), but assumes bivariate normal scores; NaN for n <= 3 or an undefined r."""
+    if n <= 3 or not math.isfinite(r):
+        return math.nan, math.nan
+    if abs(r) >= 1.0:
+        return float(r), float(r)
+    centre, half = math.atanh(r), stats.norm.ppf(1 - alpha / 2) / math.sqrt(n - 3)
+    return math.tanh(centre - half), math.tanh(centre + half)

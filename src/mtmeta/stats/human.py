@@ -16,6 +16,9 @@ import pandas as pd
 from scipy import sparse
 
 SCORE_COLUMNS = ["gt_others", "ge_others", "expected_wins"]
+# A human score read, not computed: the official system-level score of a WMT year (e.g. WMT14's
+# TrueSkill). It cannot be re-aggregated from resampled segments.
+OFFICIAL = "official"
 COLUMNS = ["system", "wins", "losses", "ties", "comparisons", "opponents", "ew_opponents", *SCORE_COLUMNS]
 
 

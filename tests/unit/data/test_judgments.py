@@ -7,6 +7,7 @@ from mtmeta.data.judgments import (
     read_cmu_rankings_tsv,
     read_evaluator,
     read_pairwise_tsv,
+    read_system_scores,
     read_wmt_ranking_csv,
 )
 from mtmeta.errors import ConfigError, InputError
@@ -188,3 +189,31 @@ def test_match_keeps_column_types():
     matched = match_system_names(raw, {"A", "B"}, "en-cs")
     assert matched.comparisons.dtypes["seg_id"] == "int32"
     pd.testing.assert_frame_equal(matched.comparisons, raw.comparisons)
+
+
+def test_system_scores_of_one_pair(tmp_path):
+    path = tmp_path / "human.scores"
+    path.write_text("human\ten-cs\tnewstest2014\tcu-depfix.3452\t0.371\n"
+                    "human\tcs-en\tnewstest2014\tonlineB.0\t0.591\n"
+                    "human\ten-cs\tnewstest2014\tcommercial2.3222\t-0.95\n\n", encoding="utf-8")
+    table = read_system_scores(path, "en-cs", "newstest2014")
+    assert table.values.tolist() == [["cu-depfix.3452", 0.371], ["commercial2.3222", -0.95]]
+    assert read_system_scores(path, "en-de", "newstest2014").empty
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("human\ten-cs\tnewstest2014\tx", r"scores:2: found 4 tab-separated fields; expected 5 fields"),
+        ("human\ten-cs\tnewstest2014\tx\thigh", r"scores:2: system 'x' with score 'high'; expected a system"),
+        ("human\ten-cs\tnewstest2014\tx\tnan", r"with score 'nan'"),
+        ("human\ten-cs\tnewstest2013\tx\t0.1", r"scores:2: test set 'newstest2013'; expected 'newstest2014'"),
+        ("human\ten-cs\tnewstest2014\ta\t0.2", r"scores:2: en-cs: system 'a' listed again \(first on line 1\)"),
+    ],
+)
+def test_system_scores_errors_name_file_and_line(tmp_path, line, message):
+    path = tmp_path / "human.scores"
+    path.write_text("human\ten-cs\tnewstest2014\ta\t0.5\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=message) as error:
+        read_system_scores(path, "en-cs", "newstest2014")
+    assert "human.scores" in str(error.value)

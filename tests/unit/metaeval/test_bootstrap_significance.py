@@ -69,6 +69,26 @@ def test_bootstrap_negates_lower_is_better_and_is_seeded():
     assert one[one.human_score == "gt_others"]["spearman_low"].iloc[0] == 1.0
 
 
+def test_official_scores_get_fisher_z_rows_with_or_without_judgments():
+    systems, seg, comparisons = strict_order_study()
+    human = system_scores(comparisons).assign(official=[0.9, 0.1, 0.3, -0.8])
+    means = seg.groupby("system")["x"].mean().loc[systems]
+    r = stats.pearsonr(means, [0.9, 0.1, 0.3, -0.8]).statistic
+    both = bootstrap_table(SUMMARY, comparisons, human, {"m": seg}, {"m": MeanMetric()}, draws=20, seed=3)
+    assert both["human_score"].tolist() == ["gt_others", "ge_others", "expected_wins", "official"]
+    assert both["interval_method"].tolist() == ["bootstrap"] * 3 + ["fisher-z"]
+    official = both.iloc[3]
+    assert official["pearson"] == pytest.approx(r, abs=1e-12) and official["draws"] == 0
+    z, half = np.arctanh(r), stats.norm.ppf(0.975) / np.sqrt(4 - 3)
+    assert (official["pearson_low"], official["pearson_high"]) == pytest.approx((np.tanh(z - half), np.tanh(z + half)))
+    assert np.isnan(official["spearman_low"])
+    # No judgments (a WMT14 out-of-English pair): the official rows only, no resampling needed.
+    only = human[["system", "official"]].assign(gt_others=np.nan, comparisons=np.nan)
+    alone = bootstrap_table(SUMMARY, comparisons.iloc[0:0], only, {"m": seg}, {"m": MeanMetric()}, draws=20)
+    pd.testing.assert_frame_equal(alone.reset_index(drop=True), both.iloc[[3]].reset_index(drop=True),
+                                  check_dtype=False)
+
+
 def test_bootstrap_refuses_a_judged_system_without_statistics():
     systems, seg, comparisons = strict_order_study()
     human = system_scores(comparisons)

@@ -57,6 +57,34 @@ def test_meteor_settings_pearson_and_meng_against_bleu(seed002_inputs, meteor_se
     assert len(table) == 1 + len(meteor_settings) + 2
 
 
+def test_a_target_the_seed_does_not_report_uses_its_official_score(seed002_inputs, meteor_settings):
+    human, scores, reported = seed002_inputs
+    # WMT14 en-cs: no judgments, only the official score (here in reverse order of "> others").
+    official = human.assign(official=-human["gt_others"], gt_others=np.nan)
+    table = settings_table("WMT14", official, scores, reported, {"dataset": "wmt14", "lp": "en-cs", "description": "x"},
+                           meteor_settings)
+    bleu_r = stats.pearsonr(scores["bleu"].score[:8], -human.gt_others[:8]).statistic
+    assert set(table["human_score"]) == {"official"} and (table["n_systems"] == 8).all()
+    assert table.iloc[0]["pearson"] == pytest.approx(bleu_r, abs=1e-12) and bleu_r < 0
+    assert table["reported"].isna().all() and table["delta"].isna().all()
+    assert set(table["reason"]) == {"not reported: the seed has no table for this test set"}
+    assert ledger_rows("002", "parmesan_settings_wmt14_en_cs", table, "Pearson", value_column="pearson").empty
+
+
+def test_overview_uses_the_official_score_where_a_pair_has_no_judgments():
+    rows = [("wmt14", "cs-en", score, 0.5 + k / 10) for k, score in enumerate(["gt_others", "official"])]
+    rows += [("wmt14", "en-cs", "official", 0.9)]
+    system_level = pd.DataFrame([{"dataset": d, "lp": lp, "metric": "bleu", "human_score": h, "n_systems": 10,
+                                  "pearson": r, "pearson_p": 0.01, "spearman": r, "spearman_p": 0.01}
+                                 for d, lp, h, r in rows])
+    ranks = pd.DataFrame({"dataset": ["wmt14"] * 2, "lp": ["cs-en", "en-cs"], "metric": ["bleu"] * 2, "rank": [1, 1]})
+    segment_level = pd.DataFrame({"dataset": ["wmt14"], "lp": ["cs-en"], "metric": ["bleu"], "n_comparisons": [9],
+                                  "tau_wmt14": [0.2], "three_way_accuracy": [0.5]})
+    table = overview_table(system_level, segment_level, ranks, {"wmt14": "wmt14"})
+    assert table[["lp", "human_score", "pearson"]].values.tolist() == [["cs-en", "gt_others", 0.5],
+                                                                       ["en-cs", "official", 0.9]]
+
+
 def test_reason_says_agreement_within_rounding(seed002_inputs, meteor_settings):
     human, scores, reported = seed002_inputs
     bleu_r = float(np.corrcoef(scores["bleu"].score[:8], human.gt_others[:8])[0, 1])
@@ -149,7 +177,7 @@ def test_overview_joins_levels_intervals_and_ranks():
     ranks = pd.DataFrame({"dataset": ["wmt12"] * 2, "lp": ["en-cs"] * 2, "metric": ["bleu", "ter"], "rank": [1, 2]})
     bootstrap = pd.DataFrame({"dataset": ["wmt12"], "lp": ["en-cs"], "metric": ["bleu"], "human_score": ["gt_others"],
                               "pearson_low": [0.6], "pearson_high": [0.9], "spearman_low": [0.5],
-                              "spearman_high": [0.95], "draws": [1000]})
+                              "spearman_high": [0.95], "draws": [1000], "interval_method": ["bootstrap"]})
     table = overview_table(system_level, segment_level, ranks, {"wmt12": "wmt12"}, bootstrap)
     bleu = table[(table.metric == "bleu") & (table.dataset == "wmt12")].iloc[0]
     assert (bleu["pearson"], bleu["pearson_low"], bleu["segment_tau"], bleu["williams_rank"]) == (0.79, 0.6, 0.1, 1)

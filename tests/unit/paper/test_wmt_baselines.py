@@ -4,7 +4,7 @@ for a missing correlation."""
 import pandas as pd
 import pytest
 
-from mtmeta.paper.wmt_baselines import baselines_markdown, baselines_table
+from mtmeta.paper.wmt_baselines import baselines_markdown, baselines_table, official_comparison
 
 HUMAN = {"wmt12": {"human_score": "gt_others", "official": "> others"},
          "wmt14": {"human_score": "expected_wins", "official": "TrueSkill"}}
@@ -21,7 +21,8 @@ def correlations():
                                  "pearson": value, "spearman": value / 2, "metric_signature": f"sig-{metric}"})
                     boot.append({"dataset": d, "lp": lp, "metric": metric, "human_score": score, "draws": 1000,
                                  "pearson_low": value - 0.1, "pearson_high": value + 0.1,
-                                 "spearman_low": value / 2 - 0.1, "spearman_high": value / 2 + 0.1})
+                                 "spearman_low": value / 2 - 0.1, "spearman_high": value / 2 + 0.1,
+                                 "interval_method": "bootstrap"})
     return pd.DataFrame(rows), pd.DataFrame(boot)
 
 
@@ -48,3 +49,33 @@ def test_a_missing_correlation_is_an_error():
     missing = system_level[~((system_level["lp"] == "de-en") & (system_level["metric"] == "bleu"))]
     with pytest.raises(ValueError, match="0 system-level rows for wmt12/de-en bleu with gt_others"):
         baselines_table(missing, bootstrap, ["bleu"], HUMAN)
+
+
+def test_official_scores_get_fisher_intervals_and_a_comparison_with_gt_others():
+    system_level, bootstrap = correlations()
+    official = system_level[system_level["dataset"] == "wmt14"].drop_duplicates(["lp", "metric"]).assign(
+        human_score="official", pearson=lambda f: f["pearson"] + 0.05)
+    # A pair with the official score only (no judgments): it has no "> others" to compare with.
+    only = official.assign(lp="en-hi")
+    fisher = pd.concat([official, only]).assign(draws=0, interval_method="fisher-z", spearman_low=None,
+                                                spearman_high=None, pearson_low=0.0, pearson_high=0.9)
+    system_level = pd.concat([system_level, official, only], ignore_index=True)
+    bootstrap = pd.concat([bootstrap, fisher[bootstrap.columns]], ignore_index=True)
+    human = {**HUMAN, "wmt14": {"human_score": "official", "official": "TrueSkill"}}
+    table = baselines_table(system_level, bootstrap, ["bleu", "ter"], human)
+    wmt14 = table[table["dataset"] == "wmt14"]
+    assert wmt14["lp"].tolist() == ["hi-en", "hi-en", "en-hi", "en-hi"]
+    assert wmt14["pearson"].tolist() == pytest.approx([0.35, 0.45, 0.35, 0.45])
+    assert set(wmt14["interval_method"]) == {"fisher-z"}
+    text = baselines_markdown(table)
+    assert ("**wmt14: system-level Pearson / Spearman with the official score (TrueSkill)** (read from the metrics "
+            "task's own file; 95% Fisher-z (Pearson only) intervals in the TSV)") in text
+    comparison = official_comparison(system_level, ["bleu", "ter"], human)
+    assert comparison[["lp", "metric"]].values.tolist() == [["hi-en", "bleu"], ["hi-en", "ter"]]
+    assert comparison["official"].tolist() == pytest.approx([0.35, 0.45])
+    assert comparison["gt_others"].tolist() == pytest.approx([0.30, 0.40])
+    assert comparison["expected_wins"].tolist() == pytest.approx([0.32, 0.42])
+    assert comparison["official_minus_gt_others"].tolist() == pytest.approx([0.05, 0.05])
+    text = baselines_markdown(table, comparison, human)
+    assert "| bleu | 0.350 / 0.300 |" in text
+    assert "mean +0.050, range +0.050 to +0.050 over 2 metric x pair cells" in text

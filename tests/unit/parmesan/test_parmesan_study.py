@@ -171,3 +171,8 @@ def test_correlate_paraphrased_joins_settings_and_summaries():
     assert table["pearson"].tolist() == expected["pearson"].tolist()
     assert table.set_index("references").loc["owo", "words_per_sentence"] == 1.5
     assert pd.isna(table.set_index("references").loc["owf", "order"])  # no summary for owf
+    assert set(table["human_score"]) == {"gt_others"}
+    # A target without judgments (WMT14 en-cs) correlates with its official score instead.
+    official = human.rename(columns={"gt_others": "official"}).assign(gt_others=float("nan"))
+    other = ps.correlate_paraphrased(official, {"dataset": "tiny", "lp": "xx-en"}, summaries, original, paraphrased)
+    assert set(other["human_score"]) == {"official"} and other["pearson"].tolist() == table["pearson"].tolist()

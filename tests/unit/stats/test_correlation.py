@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from mtmeta.stats.correlation import correlations
+from mtmeta.stats.correlation import correlations, fisher_z_interval
 
 
 def test_values_against_hand_computation():
@@ -81,3 +81,16 @@ def test_bootstrap_intervals_cover_the_truth_and_shrink_with_agreement():
     assert loose["pearson_high"] - loose["pearson_low"] > tight["pearson_high"] - tight["pearson_low"]
     constant = bootstrap_intervals(np.ones((10, 4)), human[:10, :4])
     assert constant["pearson_undefined_draws"] == 10 and math.isnan(constant["pearson_low"])
+
+
+def test_fisher_z_interval_by_hand():
+    # r = 0.5, n = 13: atanh(0.5) = 0.549306, half-width 1.959964 / sqrt(10) = 0.619795.
+    low, high = fisher_z_interval(0.5, 13)
+    assert low == pytest.approx(math.tanh(0.5493061443 - 0.6197950), abs=1e-7)
+    assert high == pytest.approx(math.tanh(0.5493061443 + 0.6197950), abs=1e-7)
+    assert (round(low, 4), round(high, 4)) == (-0.0704, 0.8240)
+    assert fisher_z_interval(-0.5, 13) == pytest.approx((-high, -low))
+    assert fisher_z_interval(1.0, 5) == (1.0, 1.0)
+    assert all(math.isnan(v) for v in fisher_z_interval(0.5, 3) + fisher_z_interval(math.nan, 10))
+    narrow = fisher_z_interval(0.5, 103)
+    assert low < narrow[0] < 0.5 < narrow[1] < high
