@@ -35,7 +35,7 @@ study-timing: setup
 
 test: setup
 	$(BIN)/ruff check src tests workflow/scripts benchmarks
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=20
 
 lint: setup
 	$(BIN)/ruff check src tests workflow/scripts benchmarks

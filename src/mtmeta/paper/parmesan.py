@@ -9,10 +9,7 @@ import pandas as pd
 
 from mtmeta.metaeval.significance import correlation_rows
 from mtmeta.metaeval.system_level import primary_human_score
-from mtmeta.paper.ledger import difference, gap_reason
-
-# A target the seed has no column for (WMT14 English->Czech): its rows have no reported number.
-NOT_REPORTED = "not reported: the seed has no table for this test set"
+from mtmeta.paper.ledger import NOT_REPORTED, difference, gap_reason
 
 
 def _reported(values: dict, label: str) -> float:
@@ -99,6 +96,7 @@ def paraphrased_tables(correlations: dict[str, pd.DataFrame], reported: dict, se
     for label, corr in correlations.items():
         bleu = corr[corr["metric"] == baseline].set_index("references")
         reasons = _reasons(reported, label)
+        in_seed = label in reported["reasons"]  # else no reported number and no Depfix rows
         note = reasons["parmesan"]
         substitution.append({"row": "baseline (original references)", "column": f"{label} Pearson",
                              "reported": _reported(tables["simple_substitution"]["baseline"], label),
@@ -110,7 +108,7 @@ def paraphrased_tables(correlations: dict[str, pd.DataFrame], reported: dict, se
                 values = tables["simple_substitution"]["rows"][method][selection]
                 ours = bleu.loc[name] if name in bleu.index else None
                 for depfix, column in (("no_depfix", "no Depfix"), ("full_depfix", "full Depfix"),
-                                       ("limited_depfix", "limited Depfix")):
+                                       ("limited_depfix", "limited Depfix"))[:None if in_seed else 1]:
                     substitution.append({
                         "row": f"{method}, {selection}", "column": f"{label} Pearson, {column}",
                         "reported": _reported(values[depfix], label),
@@ -137,7 +135,10 @@ def paraphrased_tables(correlations: dict[str, pd.DataFrame], reported: dict, se
                 p = rows["meng_p_two_sided"].iloc[0] if len(rows) else math.nan
                 meteor.append({"row": f"Meteor, {setting}", "column": f"{label} Pearson, before Depfix",
                                "reported": before, "reproduced": value, "meng_p_two_sided": p,
-                               "references": meteor_setting, "reason": reasons["meteor"] + "; " + note})
+                               "references": meteor_setting,
+                               "reason": reasons["meteor"] + "; " + note if in_seed else NOT_REPORTED})
+                if not in_seed:
+                    continue
                 meteor.append({"row": f"Meteor, {setting}", "column": f"{label} Pearson, new (after Depfix)",
                                "reported": after, "reproduced": math.nan, "meng_p_two_sided": math.nan,
                                "references": None, "reason": DEPFIX_GAP})

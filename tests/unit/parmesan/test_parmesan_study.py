@@ -10,6 +10,7 @@ import yaml
 from by_hand import meng_by_hand  # tests/by_hand.py: conftest's directory is on sys.path
 
 from mtmeta.metaeval.significance import correlation_rows
+from mtmeta.paper.ledger import NOT_REPORTED, ledger_table
 from mtmeta.paper.parmesan import DEPFIX_GAP, paraphrased_tables
 from mtmeta.paper.softbleu import softbleu_table
 from mtmeta.parmesan import study as ps
@@ -109,6 +110,18 @@ def test_paraphrased_tables(repo):
     meteor = tables["parmesan_meteor"].set_index(["row", "column"])
     assert meteor.loc[("Meteor, no-paraphrases", "WMT12 Pearson, before Depfix"), "reported"] == 0.931
     assert meteor.loc[("Meteor, no-paraphrases", "WMT12 Pearson, before Depfix"), "reproduced"] == 0.9
+    # A test set the seed does not report (WMT14 en-cs): our numbers, no reported ones, no Depfix rows,
+    # and none of its rows reaches the ledger.
+    both = paraphrased_tables({"WMT12": pd.DataFrame(rows), "WMT14": pd.DataFrame(rows)}, reported, settings, "owo",
+                              meteor_settings)
+    wmt14 = {name: t[t["column"].str.startswith("WMT14")] for name, t in both.items()}
+    assert wmt14["parmesan_substitution"]["column"].tolist() == ["WMT14 Pearson"] + ["WMT14 Pearson, no Depfix"] * 6
+    assert wmt14["parmesan_substitution"]["reproduced"].tolist()[:3] == [0.70, 0.80, 0.75]
+    assert len(wmt14["parmesan_meteor"]) == len(meteor_settings)
+    assert all(t["reported"].isna().all() and set(t["reason"]) == {NOT_REPORTED} for t in wmt14.values())
+    ledger = ledger_table({}, {}, both)
+    assert not ledger["column"].str.startswith("WMT14").any()
+    assert len(ledger) == len(ledger_table({}, {}, tables))
 
 
 def test_softbleu_table_williams_against_bleu():
