@@ -120,7 +120,12 @@ def _check_references(config: dict) -> None:
                 need(entry, f"embeddings.{model}.corpus")
         for lang, pretrained in spec["pretrained"].items():
             need(pretrained["source"], f"embeddings.{model}.pretrained.{lang}")
+    from mtmeta.metrics.params import check_params
+
     for metric_id, setting in config["metric_settings"].items():
+        if setting["metric"] in metrics.METRICS:  # an unknown name is reported where the id is used
+            check_params(metrics.metric_class(setting["metric"]), setting.get("params", {}),
+                         where=f"metric_settings.{metric_id}.params")
         model = setting.get("params", {}).get("embeddings")
         if model is not None and model not in config.get("embeddings", {}):
             raise ConfigError(f"metric_settings.{metric_id} uses embeddings {model!r}, which is not declared "

@@ -110,5 +110,9 @@ def get_for_dataset(name: str, lang: str, params: dict, tokenized: bool = False,
 
 
 def get(name: str, **params) -> Metric:
-    """Instantiate the metric registered as ``name`` with ``params``."""
-    return metric_class(name)(**params)
+    """Instantiate the metric registered as ``name`` with ``params``, each checked against the
+    parameter's declared type and range (:mod:`mtmeta.metrics.params`)."""
+    from mtmeta.metrics.params import check_params
+
+    cls = metric_class(name)
+    return cls(**check_params(cls, params))

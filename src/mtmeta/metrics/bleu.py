@@ -17,14 +17,17 @@ references (clipped by the largest count among them), or ``backend="sacrebleu"``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 import sacrebleu
+import sacrebleu.metrics.bleu as sacrebleu_bleu
 
 from mtmeta.data.tokenize import shared
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
+from mtmeta.metrics.params import Range
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
@@ -33,6 +36,10 @@ BACKENDS = ("compiled", "sacrebleu")
 class BLEU(SacrebleuMetric):
     name = "bleu"
     label = "BLEU"
+    PARAM_RANGES: ClassVar[dict] = {
+        "tokenize": Range(choices=tuple(sacrebleu_bleu._TOKENIZERS)),
+        "smooth_method": Range(choices=tuple(sacrebleu_bleu.BLEU.SMOOTH_DEFAULTS)),
+        "smooth_value": Range(low=0), "max_ngram_order": Range(low=1)}
 
     def __init__(
         self,

@@ -12,6 +12,7 @@ counts and scores with sacrebleu itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 import sacrebleu
@@ -19,6 +20,7 @@ import sacrebleu
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
+from mtmeta.metrics.params import Range
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
@@ -27,6 +29,7 @@ BACKENDS = ("compiled", "sacrebleu")
 class CHRF(SacrebleuMetric):
     name = "chrf"
     label = "chrF"
+    PARAM_RANGES: ClassVar[dict] = {"char_order": Range(low=0), "word_order": Range(low=0), "beta": Range(low=0)}
 
     def __init__(
         self,

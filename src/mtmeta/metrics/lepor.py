@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from mtmeta.data.tokenize import tokenizer
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.params import Range
 
 BACKENDS = ("compiled", "python")
 
@@ -86,6 +88,9 @@ def harmonic(values: list[np.ndarray], weights: list[float]) -> np.ndarray:
 
 class HLEPOR(Metric):
     name = "hlepor"
+    PARAM_RANGES: ClassVar[dict] = {"alpha": Range(low=0, low_open=True), "beta": Range(low=0, low_open=True),
+                                    "weight_lp": Range(low=0), "weight_npp": Range(low=0), "weight_hpr": Range(low=0),
+                                    "window": Range(low=0)}
     label = "hLEPOR"
 
     def __init__(self, lang: str | None = None, alpha: float = 9.0, beta: float = 1.0, weight_lp: float = 2.0,

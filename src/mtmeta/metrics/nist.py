@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 
@@ -35,6 +36,7 @@ from mtmeta.data.tokenize import tokenizer
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.params import Range
 
 BETA = math.log(0.5) / math.log(1.5) ** 2
 BACKENDS = ("compiled", "python")
@@ -46,6 +48,7 @@ def _ngrams(words: list[str], n: int) -> Counter:
 
 class NIST(Metric):
     name = "nist"
+    PARAM_RANGES: ClassVar[dict] = {"max_ngram_order": Range(low=1)}
 
     def __init__(self, lang: str | None = None, max_ngram_order: int = 5, tokenize: str = "13a",
                  lowercase: bool = False, backend: str = "compiled"):

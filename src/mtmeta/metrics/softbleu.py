@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import sacrebleu
@@ -47,6 +48,7 @@ from mtmeta.embeddings.vectors import Vectors, load_vectors
 from mtmeta.errors import ConfigError
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.bleu import BLEU, bleu_rows
+from mtmeta.metrics.params import Range
 
 METHODS = ("similarity", "generation")
 NEIGHBOURS_FILE = "neighbours.cache.json.gz"  # beside the vectors
@@ -112,6 +114,8 @@ def _assign_sparse(rows: list[dict[int, float]], columns: int, assignment: str) 
 
 class SoftBLEU(Metric):
     name = "softbleu"
+    PARAM_RANGES: ClassVar[dict] = {"k": Range(low=1), "floor": Range(0, 1), "max_ngram_order": Range(low=1),
+                                    "smooth_value": Range(low=0)}
 
     def __init__(self, lang: str | None = None, embeddings: str = "study-w2v", method: str = "similarity",
                  assignment: str = "greedy", floor: float = 0.0, k: int = 3, phrase: bool = False,

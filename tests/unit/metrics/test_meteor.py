@@ -182,5 +182,7 @@ def test_weighted_corpus_score_equals_repeating_segments(resources):
 
 @pytest.mark.parametrize("beam", [0, -3, 2.5, True, "40"])
 def test_beam_must_be_a_positive_whole_number(resources, beam):
-    with pytest.raises(ConfigError, match=r"beam must be a whole number >= 1"):
+    # Checked twice: by the declared parameter (through the registry) and by the class itself.
+    with pytest.raises(ConfigError, match=r"meteor: parameter beam=\S+ (is out of range; expected >= 1|has the "
+                                          r"wrong type; expected beam: int \(default 40, >= 1\))"):
         meteor(resources, beam=beam)

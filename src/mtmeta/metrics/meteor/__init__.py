@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import islice
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -63,6 +64,7 @@ from mtmeta.metrics.meteor.aligner import (
     synonym_matcher,
 )
 from mtmeta.metrics.meteor.phrases import PhraseArrays
+from mtmeta.metrics.params import Range
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 METEOR_TABLES = {"en": "meteor_paraphrase_en"}  # language -> source of Meteor 1.5's own paraphrase table
@@ -92,6 +94,8 @@ def _read_thesaurus(path: str, lowercase: bool) -> MyThes:
 
 class METEOR(Metric):
     name = "meteor"
+    PARAM_RANGES: ClassVar[dict] = {"alpha": Range(0, 1), "beta": Range(low=0), "gamma": Range(0, 1),
+                                    "delta": Range(0, 1), "beam": Range(low=1), "weights": Range(low=0)}
 
     def __init__(self, lang: str | None = None, preset: str = "rank", modules: Sequence[str] | None = None,
                  weights: Sequence[float] | None = None, alpha: float | None = None, beta: float | None = None,

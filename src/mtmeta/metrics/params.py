@@ -1,0 +1,147 @@
+"""Typed, range-checked metric parameters.
+
+A metric's parameters are its constructor's keyword arguments: their annotations give the types
+(``bool``, ``int``, ``float``, ``str``, ``Sequence[str]``, ``Sequence[float]``, optionally ``| None``)
+and the class's ``PARAM_RANGES`` the allowed values. :func:`check_params` checks a parameter dict
+against them before the metric is built (the CLI's ``--set``, config's ``metric_settings``), so a
+typo or an out-of-range value is an error naming the parameter instead of a silently odd score.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import math
+from dataclasses import dataclass
+
+from mtmeta.errors import ConfigError
+
+# Set by the workflow or the API, not by a user's settings: not listed, only passed through.
+INTERNAL = ("lang", "resources", "tokenized", "vectors", "embeddings_root")
+
+
+@dataclass(frozen=True)
+class Range:
+    """Allowed numbers (``low``/``high`` inclusive unless ``low_open``) or allowed strings (``choices``)."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    choices: tuple[str, ...] | None = None
+
+    def allows(self, value) -> bool:
+        if self.choices is not None:
+            return value in self.choices
+        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
+            return False
+        return self.high is None or value <= self.high
+
+    def __str__(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(self.choices)
+        low = None if self.low is None else f"{'>' if self.low_open else '>='} {self.low:g}"
+        high = None if self.high is None else f"<= {self.high:g}"
+        return " and ".join(part for part in (low, high) if part) or "any number"
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kinds: tuple[str, ...]  # bool, int, float, str, list[str], list[float]; "any" is not checked
+    optional: bool
+    default: object
+    range: Range | None
+
+    def describe(self) -> str:
+        kind = " | ".join(self.kinds) + (" | None" if self.optional else "")
+        allowed = f", {self.range}" if self.range else ""
+        return f"{self.name}: {kind} (default {self.default!r}{allowed})"
+
+
+_KINDS = {"bool": "bool", "int": "int", "float": "float", "str": "str", "Sequence[str]": "list[str]",
+          "list[str]": "list[str]", "Sequence[float]": "list[float]", "list[float]": "list[float]"}
+
+
+def declared_params(cls) -> dict[str, Param]:
+    """The parameters of a metric class, from its constructor (and its bases' for ``**params``)."""
+    found: dict[str, Param] = {}
+    ranges: dict[str, Range] = {}
+    for klass in reversed(cls.__mro__):
+        ranges.update(vars(klass).get("PARAM_RANGES", {}))
+    for klass in cls.__mro__:
+        if "__init__" not in vars(klass):
+            continue
+        signature = inspect.signature(klass.__init__)
+        for name, parameter in signature.parameters.items():
+            if name == "self" or parameter.kind in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL):
+                continue
+            if name not in found:
+                parts = [p.strip() for p in str(parameter.annotation).split("|")]
+                kinds = tuple(_KINDS.get(p, "any") for p in parts if p != "None") or ("any",)
+                found[name] = Param(name, kinds, "None" in parts or parameter.default is None,
+                                    parameter.default, ranges.get(name))
+        if not any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
+            break  # a constructor without **params takes nothing from its bases
+    return found
+
+
+def check_params(cls, params: dict, where: str | None = None) -> dict:
+    """``params`` with each value checked (and 1/0 read as a boolean where one is expected); a
+    ``ConfigError`` names the parameter (prefixed by ``where``), what was given and what is allowed."""
+    declared = declared_params(cls)
+    label = where or getattr(cls, "name", cls.__name__)
+    checked = {}
+    for key, value in params.items():
+        if key not in declared:
+            names = [n for n in declared if n not in INTERNAL]
+            close = difflib.get_close_matches(key, names, n=3, cutoff=0.5)
+            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+            raise ConfigError(f"{label}: unknown parameter {key!r}{hint} (parameters: {', '.join(sorted(names))})")
+        checked[key] = _check_value(declared[key], value, label)
+    return checked
+
+
+def _check_value(param: Param, value, label: str):
+    if value is None:
+        if param.optional:
+            return None
+        raise ConfigError(f"{label}: parameter {param.name} cannot be null; expected {param.describe()}")
+    if "any" in param.kinds:
+        return value
+    for kind in param.kinds:
+        ok, converted = _convert(kind, value)
+        if ok:
+            if param.range is not None and kind in ("int", "float", "str") and not param.range.allows(converted):
+                problem = "is not a known value" if param.range.choices is not None else "is out of range"
+                raise ConfigError(f"{label}: parameter {param.name}={value!r} {problem}; expected {param.range}")
+            if param.range is not None and kind == "list[float]" and not all(map(param.range.allows, converted)):
+                raise ConfigError(f"{label}: parameter {param.name}={value!r} is out of range; "
+                                  f"expected each value {param.range}")
+            if param.range is not None and kind == "list[str]" and not all(map(param.range.allows, converted)):
+                raise ConfigError(f"{label}: parameter {param.name}={value!r}: expected each value {param.range}")
+            return converted
+    raise ConfigError(f"{label}: parameter {param.name}={value!r} has the wrong type; expected {param.describe()}")
+
+
+def _convert(kind: str, value) -> tuple[bool, object]:
+    if kind == "bool":
+        if isinstance(value, bool):
+            return True, value
+        if isinstance(value, int) and value in (0, 1):
+            return True, bool(value)
+        return False, None
+    if kind == "int":
+        return (True, value) if isinstance(value, int) and not isinstance(value, bool) else (False, None)
+    if kind == "float":
+        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            return True, float(value) if isinstance(value, float) else value
+        return False, None
+    if kind == "str":
+        return (True, value) if isinstance(value, str) else (False, None)
+    if kind in ("list[str]", "list[float]"):
+        if isinstance(value, str) or not isinstance(value, list | tuple):
+            return False, None  # a bare string would be read as a list of its characters
+        element = "str" if kind == "list[str]" else "float"
+        converted = [_convert(element, item) for item in value]
+        return (True, [c for _, c in converted]) if all(ok for ok, _ in converted) else (False, None)
+    return True, value

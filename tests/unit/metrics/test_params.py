@@ -1,0 +1,69 @@
+"""Metric parameters are typed and range-checked before a metric is built: each case below was a
+silently odd score before (the issue's findings), and is now an error naming the parameter."""
+
+import copy
+
+import pytest
+import yaml
+
+from mtmeta.config import DEFAULT_CONFIG, merge, validate_config
+from mtmeta.errors import ConfigError
+from mtmeta.metrics import get, metric_class
+from mtmeta.metrics.params import check_params, declared_params
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("bleu", {"lowercase": "maybe"},
+         r"bleu: parameter lowercase='maybe' has the wrong type; expected lowercase: bool"),
+        ("bleu", {"lowercase": "flase"}, "has the wrong type"),
+        ("ter", {"normalized": "nope"}, r"ter: parameter normalized='nope' has the wrong type"),
+        ("chrf", {"char_order": -3}, r"chrf: parameter char_order=-3 is out of range; expected >= 0"),
+        ("chrf", {"beta": -2}, r"parameter beta=-2 is out of range; expected >= 0"),
+        ("chrf", {"beta": 2.5}, r"beta=2.5 has the wrong type; expected beta: int"),
+        ("bleu", {"max_ngram_order": 0}, r"max_ngram_order=0 is out of range; expected >= 1"),
+        ("hlepor", {"alpha": -1}, r"hlepor: parameter alpha=-1 is out of range; expected > 0"),
+        ("meteor", {"alpha": 7}, r"meteor: parameter alpha=7 is out of range; expected >= 0 and <= 1"),
+        ("meteor", {"alpha": float("nan")}, r"alpha=nan has the wrong type"),
+        ("meteor", {"weights": [1.0, -0.4]}, r"expected each value >= 0"),
+        ("meteor", {"modules": "exact"}, r"modules='exact' has the wrong type; expected modules: list\[str\] \| None"),
+        ("bleu", {"bogus": 1}, r"bleu: unknown parameter 'bogus' \(parameters: backend, effective_order, lowercase"),
+        ("bleu", {"lowercas": True}, r"unknown parameter 'lowercas'; did you mean 'lowercase'\?"),
+        ("bleu", {"tokenize": "bogus"}, r"tokenize='bogus' is not a known value; expected one of none, zh, 13a"),
+        ("bleu", {"smooth_method": "bogus"},
+         r"smooth_method='bogus' is not a known value; expected one of none, floor"),
+        ("chrf++", {"beta": -1}, r"chrf\+\+: parameter beta=-1 is out of range"),  # parameters of its base class
+        ("bleu", {"lowercase": None}, r"parameter lowercase cannot be null"),
+    ],
+)
+def test_bad_parameters_are_errors_naming_them(name, params, message):
+    with pytest.raises(ConfigError, match=message):
+        get(name, lang="cs", **params)
+
+
+def test_good_parameters_pass_and_booleans_accept_one_and_zero():
+    assert check_params(metric_class("bleu"), {"lowercase": 1, "max_ngram_order": 2}) == {
+        "lowercase": True, "max_ngram_order": 2}
+    hyp, refs = ["The cat sat on the mat"], [["the cat sat on the mat"]]
+    scores = {flag: get("bleu", lowercase=flag) for flag in (0, 1)}
+    assert [m.corpus_score(m.stats(hyp, refs)) for m in scores.values()] == pytest.approx([75.98356856515926, 100.0])
+    assert check_params(metric_class("meteor"), {"modules": ["exact"], "weights": [1, 0.4], "alpha": 1}) == {
+        "modules": ["exact"], "weights": [1, 0.4], "alpha": 1}
+    assert {"char_order", "beta", "lowercase"} <= set(declared_params(metric_class("chrf++")))
+    assert declared_params(metric_class("chrf++"))["word_order"].default == 2  # its own default, not chrF's
+
+
+def test_check_config_validates_metric_settings_naming_the_key():
+    catalogue = yaml.safe_load((DEFAULT_CONFIG.parent / "sources.yaml").read_text())
+    raw = merge(catalogue, yaml.safe_load(DEFAULT_CONFIG.read_text()))
+    validate_config(copy.deepcopy(raw))  # the repository's own settings pass
+    bad = copy.deepcopy(raw)
+    bad["metric_settings"]["meteor-cs-thesaurus"]["params"]["weights"] = [1.0, -0.4]
+    with pytest.raises(ConfigError, match=r"metric_settings.meteor-cs-thesaurus.params: parameter weights="):
+        validate_config(bad)
+    bad = copy.deepcopy(raw)
+    bad["metric_settings"]["ter-wmt"]["params"]["normalised"] = True
+    with pytest.raises(ConfigError, match=r"metric_settings.ter-wmt.params: unknown parameter 'normalised'; "
+                                          r"did you mean 'normalized'\?"):
+        validate_config(bad)
