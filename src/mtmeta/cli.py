@@ -106,7 +106,9 @@ def cmd_score(args) -> int:
         if len(stream) != len(hyps):
             raise MtmetaError(f"{path}: {len(stream)} lines but {args.hyp} has {len(hyps)}; expected one reference "
                               "line per hypothesis line")
-    metric = metrics.get_for_dataset(args.metric, args.lang, _parse_settings(args.set), resources=args.resources)
+    name, params = _metric_of(args)
+    metric = metrics.get_for_dataset(name, args.lang, {**params, **_parse_settings(args.set)},
+                                     resources=args.resources)
     stats = metric.stats(hyps, refs)
     if args.level == "segment":
         for score in metric.segment_scores(stats):
@@ -117,11 +119,31 @@ def cmd_score(args) -> int:
     return 0
 
 
+def _metric_of(args) -> tuple[str, dict]:
+    """A registry name, or an id that config's metric_settings defines (its metric and parameters)."""
+    from mtmeta import metrics
+
+    if args.metric in metrics.METRICS:
+        return args.metric, {}
+    settings = _config(args)["metric_settings"]
+    if args.metric not in settings:
+        raise MtmetaError(f"unknown metric {args.metric!r}; registered: {', '.join(sorted(metrics.METRICS))}; "
+                          f"defined in {args.config or 'config/config.yaml'}: {', '.join(sorted(settings))}")
+    return settings[args.metric]["metric"], dict(settings[args.metric].get("params", {}))
+
+
 def cmd_metrics(args) -> int:
     from mtmeta import metrics
+    from mtmeta.metrics.params import INTERNAL, declared_params
 
     for name, target in sorted(metrics.METRICS.items()):
         print(f"{name}\t{target}")
+        if args.list_params:
+            for param in declared_params(metrics.metric_class(name)).values():
+                if param.name not in INTERNAL:
+                    print(f"    {param.describe()}")
+    for metric_id, setting in sorted(_config(args)["metric_settings"].items()):
+        print(f"{metric_id}\t{setting['metric']} {setting.get('params', {})}")
     return 0
 
 
@@ -229,8 +251,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resources", default="resources", help="where fetched sources are (default: resources)")
     p.add_argument("--out", help="output directory (default: results/datasets/DATASET/LP)")
 
-    p = add("score", cmd_score, "Score a hypothesis file against reference file(s); prints score and signature.")
-    p.add_argument("metric", help="metric name (see `mtmeta metrics`)")
+    p = with_config(add("score", cmd_score,
+                        "Score a hypothesis file against reference file(s); prints score and signature."))
+    p.add_argument("metric", help="a registered metric name or an id of config's metric_settings "
+                                  "(see `mtmeta metrics`); --set overrides its parameters")
     p.add_argument("--hyp", required=True, help="hypothesis file, one segment per line (UTF-8)")
     p.add_argument("--ref", required=True, action="append", help="reference file; repeat for several references")
     p.add_argument("--lang", help="target language code (selects tokeniser defaults)")
@@ -240,7 +264,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resources", default="resources",
                    help="where `mtmeta fetch` put lexical resources (METEOR's WordNet, thesauri ...)")
 
-    add("metrics", cmd_metrics, "List the registered metrics.")
+    p = with_config(add("metrics", cmd_metrics,
+                        "List the registered metrics (with -v, their parameters) and the ids config defines."))
+    p.add_argument("-v", "--params", dest="list_params", action="store_true",
+                   help="list each parameter with its type, default and allowed values")
 
     p = add("human-scores", cmd_human_scores,
             "Compute > others, >= others and expected wins from a comparisons table (.parquet or .tsv).")

@@ -36,6 +36,30 @@ def test_score_prints_sacrebleu_value_and_signature(tmp_path, capsys):
     assert signature.startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:intl|smooth:exp")
 
 
+def test_score_takes_config_ids_and_set_overrides_their_parameters(tmp_path, capsys):
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("The dog bit the man.\nIt wasn't surprising.\n")
+    ref.write_text("the dog bit the man .\nit was not unexpected .\n")
+    assert main(["score", "ter-wmt", "--hyp", str(hyp), "--ref", str(ref)]) == 0
+    normalised = capsys.readouterr().out.strip().split("\t")
+    assert normalised[1].startswith("TER|nrefs:1|case:lc|tok:tercom-0.7.25|norm:yes")
+    assert main(["score", "ter-wmt", "--set", "normalized=false", "--hyp", str(hyp), "--ref", str(ref)]) == 0
+    plain = capsys.readouterr().out.strip().split("\t")
+    assert "norm:no" in plain[1] and float(plain[0]) > float(normalised[0])  # -N splits "man." as the ref does
+    assert main(["score", "ter-wnt", "--hyp", str(hyp), "--ref", str(ref)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown metric 'ter-wnt'; registered: bleu, chrf" in err and "config/config.yaml: bleu-w2v" in err
+
+
+def test_metrics_lists_parameters_and_config_ids(capsys):
+    assert main(["metrics", "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "    max_ngram_order: int (default 4, >= 1)" in out
+    assert "    alpha: float | None (default None, >= 0 and <= 1)" in out  # METEOR's
+    assert "meteor-basic\tmeteor {'preset': 'basic', 'lowercase': False}" in out
+    assert "lang:" not in out and "resources:" not in out  # set by the workflow, not by users
+
+
 def test_score_reports_line_mismatch(tmp_path, capsys):
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("one\ntwo\n")
