@@ -93,43 +93,77 @@ def _parse_settings(pairs: list[str]) -> dict:
     return settings
 
 
-def cmd_score(args) -> int:
-    from mtmeta import metrics
-    from mtmeta.data.textio import read_lines
+def _read_segments(path: str) -> list[str]:
+    """A file's lines, or standard input's for ``-`` (UTF-8)."""
+    from mtmeta.data.textio import decode_utf8, read_lines, split_lines
 
-    hyps = read_lines(args.hyp)
-    refs = [read_lines(path) for path in args.ref]
+    if path == "-":
+        return split_lines(decode_utf8(sys.stdin.buffer.read(), "<stdin>"))
+    if os.path.exists(path) and not os.path.isfile(path):  # a pipe, e.g. the shell's <(...)
+        with open(path, "rb") as stream:
+            return split_lines(decode_utf8(stream.read(), path))
+    return read_lines(path)
+
+
+def cmd_score(args) -> int:
+    import json
+
+    from mtmeta import metrics
+
+    hyps = _read_segments(args.hyp)
+    refs = [_read_segments(path) for path in args.ref]
     for path, lines in ((args.hyp, hyps), *zip(args.ref, refs, strict=True)):
         if not lines:
-            raise InputError(path, "file is empty", line=1, expected="one segment per line")
+            raise InputError("<stdin>" if path == "-" else path, "file is empty", line=1,
+                             expected="one segment per line")
     for path, stream in zip(args.ref, refs, strict=True):
         if len(stream) != len(hyps):
             raise MtmetaError(f"{path}: {len(stream)} lines but {args.hyp} has {len(hyps)}; expected one reference "
                               "line per hypothesis line")
-    name, params = _metric_of(args)
-    metric = metrics.get_for_dataset(name, args.lang, {**params, **_parse_settings(args.set)},
-                                     resources=args.resources)
-    stats = metric.stats(hyps, refs)
-    if args.level == "segment":
-        for score in metric.segment_scores(stats):
-            print(f"{score:.6f}")
-        print(metric.segment_signature(), file=sys.stderr)
+    settings = _parse_settings(args.set)
+    results = []
+    for metric_id in args.metric:  # every metric is built (its parameters checked) before any is scored
+        name, params = _metric_of(args, metric_id)
+        results.append((metric_id, metrics.get_for_dataset(name, args.lang, {**params, **settings},
+                                                            resources=args.resources)))
+    rows = []
+    for metric_id, metric in results:
+        stats = metric.stats(hyps, refs)
+        if args.level == "segment":
+            rows.append({"metric": metric_id, "scores": metric.segment_scores(stats).tolist(),
+                         "signature": metric.segment_signature()})
+        else:
+            rows.append({"metric": metric_id, "score": metric.corpus_score(stats), "signature": metric.signature()})
+    if args.format == "json":
+        print(json.dumps(rows if len(rows) > 1 else rows[0], indent=1))
+    elif args.level == "segment":
+        if args.format == "tsv" or len(rows) > 1:
+            print("\t".join(row["metric"] for row in rows))
+        for values in zip(*(row["scores"] for row in rows), strict=True):
+            print("\t".join(f"{value:.{args.width}f}" for value in values))
+        for row in rows:
+            print(row["signature"], file=sys.stderr)
+    elif args.format == "tsv":
+        print("metric\tscore\tsignature")
+        for row in rows:
+            print(f"{row['metric']}\t{row['score']:.{args.width}f}\t{row['signature']}")
     else:
-        print(f"{metric.corpus_score(stats):.6f}\t{metric.signature()}")
+        for row in rows:
+            print(f"{row['score']:.{args.width}f}\t{row['signature']}")
     return 0
 
 
-def _metric_of(args) -> tuple[str, dict]:
+def _metric_of(args, metric_id: str) -> tuple[str, dict]:
     """A registry name, or an id that config's metric_settings defines (its metric and parameters)."""
     from mtmeta import metrics
 
-    if args.metric in metrics.METRICS:
-        return args.metric, {}
+    if metric_id in metrics.METRICS:
+        return metric_id, {}
     settings = _config(args)["metric_settings"]
-    if args.metric not in settings:
-        raise MtmetaError(f"unknown metric {args.metric!r}; registered: {', '.join(sorted(metrics.METRICS))}; "
+    if metric_id not in settings:
+        raise MtmetaError(f"unknown metric {metric_id!r}; registered: {', '.join(sorted(metrics.METRICS))}; "
                           f"defined in {args.config or 'config/config.yaml'}: {', '.join(sorted(settings))}")
-    return settings[args.metric]["metric"], dict(settings[args.metric].get("params", {}))
+    return settings[metric_id]["metric"], dict(settings[metric_id].get("params", {}))
 
 
 def cmd_metrics(args) -> int:
@@ -253,14 +287,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = with_config(add("score", cmd_score,
                         "Score a hypothesis file against reference file(s); prints score and signature."))
-    p.add_argument("metric", help="a registered metric name or an id of config's metric_settings "
-                                  "(see `mtmeta metrics`); --set overrides its parameters")
-    p.add_argument("--hyp", required=True, help="hypothesis file, one segment per line (UTF-8)")
+    p.add_argument("metric", nargs="+", help="registered metric names or ids of config's metric_settings "
+                                             "(see `mtmeta metrics`); --set overrides their parameters")
+    p.add_argument("--hyp", default="-", help="hypothesis file, one segment per line (UTF-8); - or none: stdin")
     p.add_argument("--ref", required=True, action="append", help="reference file; repeat for several references")
     p.add_argument("--lang", help="target language code (selects tokeniser defaults)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="metric parameter, e.g. --set tokenize=intl --set lowercase=true")
     p.add_argument("--level", choices=["corpus", "segment"], default="corpus", help="corpus score or one per line")
+    p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
+                   help="text: score and signature per metric (segment level: one column per metric); tsv with a "
+                        "header; json")
+    p.add_argument("--width", type=int, default=6, choices=range(0, 17), metavar="{0..16}",
+                   help="decimals printed (default 6; json prints full precision)")
     p.add_argument("--resources", default="resources",
                    help="where `mtmeta fetch` put lexical resources (METEOR's WordNet, thesauri ...)")
 

@@ -69,6 +69,33 @@ def test_score_reports_line_mismatch(tmp_path, capsys):
     assert "ref.txt: 1 lines but" in err and "hyp.txt has 2" in err
 
 
+def test_score_several_metrics_from_stdin_in_each_format(tmp_path, capsys, monkeypatch):
+    import io
+    import json
+
+    hyp_text, ref = "The dog bit the man.\nIt wasn't surprising.\n", tmp_path / "ref.txt"
+    ref.write_text("The dog bit the man.\nIt was not unexpected.\n")
+    hyps, refs = hyp_text.splitlines(), [ref.read_text().splitlines()]
+    bleu, chrf = sacrebleu.corpus_bleu(hyps, refs).score, sacrebleu.corpus_chrf(hyps, refs).score
+
+    def run(*extra):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(hyp_text.encode("utf-8"))))
+        assert main(["score", "bleu", "chrf", "--ref", str(ref), *extra]) == 0  # no --hyp: standard input
+        return capsys.readouterr().out
+
+    lines = [line.split("\t") for line in run().splitlines()]
+    assert [float(score) for score, _ in lines] == pytest.approx([bleu, chrf], abs=1e-6)
+    assert lines[1][1].startswith("chrF|nrefs:1")
+    table = run("--format", "tsv", "--width", "2").splitlines()
+    assert table[0] == "metric\tscore\tsignature" and table[1].startswith(f"bleu\t{bleu:.2f}\tBLEU|")
+    rows = json.loads(run("--format", "json"))
+    assert [row["metric"] for row in rows] == ["bleu", "chrf"] and rows[0]["score"] == pytest.approx(bleu, abs=1e-9)
+    segments = run("--level", "segment").splitlines()
+    assert segments[0] == "bleu\tchrf" and len(segments) == 3
+    expected = [sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hyps, refs[0], strict=True)]
+    assert [float(line.split("\t")[1]) for line in segments[1:]] == pytest.approx(expected, abs=1e-6)
+
+
 def test_check_config(capsys):
     assert main(["check-config"]) == 0
     assert "valid; " in capsys.readouterr().out
