@@ -119,7 +119,7 @@ def test_segment_level_output(tmp_path, capsys):
     assert main(["score", "wer", "--hyp", str(hyp), "--ref", str(ref), "--level", "segment"]) == 0
     captured = capsys.readouterr()
     assert captured.out.split() == ["0.000000", "100.000000"]
-    assert captured.err.strip().endswith("scale:100|version:0.1.0")
+    assert captured.err.strip().endswith("scale:100|mtmeta:0.1.0")
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path):

@@ -80,6 +80,9 @@ class BLEU(SacrebleuMetric):
         self._word_ids = ngrams.WordIds()
         self._words = Memo(lambda text: self._word_ids(text.split()))  # per preprocessed text, sacrebleu's split
 
+    def extra_signature(self) -> str:
+        return f"|order:{self.max_ngram_order}"  # sacrebleu's signature does not name it
+
     @property
     def stat_names(self) -> list[str]:
         n = range(1, self.max_ngram_order + 1)

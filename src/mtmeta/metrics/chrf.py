@@ -57,6 +57,9 @@ class CHRF(SacrebleuMetric):
         self._word_ids = ngrams.WordIds()
         self._words = Memo(lambda text: self._word_ids(self._metric._remove_punctuation(text)))
 
+    def extra_signature(self) -> str:
+        return f"|beta:{self._metric.beta}"  # sacrebleu puts it in the score's name (chrF2), not its signature
+
     @property
     def stat_names(self) -> list[str]:
         return [f"{kind}_{n}" for n in range(1, self._orders + 1) for kind in ("hyp", "ref", "match")]

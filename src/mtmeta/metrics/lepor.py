@@ -171,7 +171,7 @@ class HLEPOR(Metric):
         case = "lc" if self.lowercase else "mixed"
         w = ":".join(f"{x:g}" for x in self.weights)
         return (f"{self.label}|nrefs:1|case:{case}|tok:{self.tokenize}|a:{self.alpha:g}|b:{self.beta:g}"
-                f"|w_lp:npp:hpr:{w}|window:{self.window}|sys:{self.system}|version:{__version__}")
+                f"|w_lp:npp:hpr:{w}|window:{self.window}|sys:{self.system}|mtmeta:{__version__}")
 
     def segment_signature(self) -> str:
         return self.signature().replace(f"|sys:{self.system}", "")
@@ -189,4 +189,4 @@ class LEPOR(HLEPOR):
     def signature(self) -> str:
         case = "lc" if self.lowercase else "mixed"
         return (f"{self.label}|nrefs:1|case:{case}|tok:{self.tokenize}|a:{self.alpha:g}|b:{self.beta:g}"
-                f"|window:{self.window}|sys:{self.system}|version:{__version__}")
+                f"|window:{self.window}|sys:{self.system}|mtmeta:{__version__}")

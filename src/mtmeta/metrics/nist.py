@@ -179,4 +179,4 @@ class NIST(Metric):
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"
         return (f"NIST|nrefs:{refs}|case:{case}|tok:{self.tokenize}|order:{self.order}|info:testset-refs"
-                f"|version:{__version__}")
+                f"|mtmeta:{__version__}")

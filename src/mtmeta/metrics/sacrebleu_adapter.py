@@ -12,6 +12,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from mtmeta import __version__
 from mtmeta.metrics.base import Memo, Metric, check_references, text_pairs
 
 
@@ -76,7 +77,13 @@ class SacrebleuMetric(Metric):
         return np.array([self._metric._compute_score_from_stats(row.tolist()).score for row in totals], dtype=float)
 
     def signature(self) -> str:
-        return f"{self.label}|" + self._metric.get_signature().format()
+        """sacrebleu's signature, then the settings it leaves out that change the score
+        (:meth:`extra_signature`), then both tools' versions (``sacrebleu:X|mtmeta:Y``)."""
+        own, _, version = self._metric.get_signature().format().rpartition("|version:")
+        return f"{self.label}|{own}{self.extra_signature()}|sacrebleu:{version}|mtmeta:{__version__}"
+
+    def extra_signature(self) -> str:
+        return ""
 
     def segment_signature(self) -> str:
         return f"{self.label}|" + self._segment.get_signature().format()

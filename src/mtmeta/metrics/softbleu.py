@@ -43,7 +43,6 @@ import numpy as np
 import sacrebleu
 from scipy.optimize import linear_sum_assignment
 
-from mtmeta import __version__
 from mtmeta.embeddings.vectors import Vectors, load_vectors
 from mtmeta.errors import ConfigError
 from mtmeta.metrics.base import Metric, check_references
@@ -382,5 +381,5 @@ class SoftBLEU(Metric):
         soft = (f"emb:{self.embeddings}@{digest}|method:{self.method}|assign:{self.assignment}|floor:{self.floor:g}"
                 f"|k:{self.k if (self.method == 'generation' or self.phrase) else '-'}"
                 f"|phrase:{'yes' if self.phrase else 'no'}")
-        bleu = self._bleu.signature().split("|", 1)[1].replace("|version:", "|sacrebleu:")
-        return f"softBLEU|{soft}|{bleu}|version:{__version__}"
+        bleu = self._bleu.signature().split("|", 1)[1]  # ends with the sacrebleu and mtmeta versions
+        return f"softBLEU|{soft}|{bleu}"

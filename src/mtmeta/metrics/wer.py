@@ -93,7 +93,7 @@ class _ErrorRate(Metric):
     def signature(self) -> str:
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"
-        return f"{self.label}|nrefs:{refs}|case:{case}|tok:{self.tokenize}|scale:100|version:{__version__}"
+        return f"{self.label}|nrefs:{refs}|case:{case}|tok:{self.tokenize}|scale:100|mtmeta:{__version__}"
 
 
 class WER(_ErrorRate):

@@ -57,4 +57,4 @@ class WordMatch(Metric):
     def signature(self) -> str:
         refs = self.num_refs if self.num_refs is not None else "?"
         case = "lc" if self.lowercase else "mixed"
-        return f"WordMatch|nrefs:{refs}|case:{case}|tok:{self.tokenize}|sys:mean|version:{__version__}"
+        return f"WordMatch|nrefs:{refs}|case:{case}|tok:{self.tokenize}|sys:mean|mtmeta:{__version__}"

@@ -43,7 +43,8 @@ def test_sacrebleu_readme_vectors(params, expected):
 
 def test_signature_records_every_setting():
     metric, _ = corpus()
-    assert metric.signature() == f"BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:{sacrebleu.__version__}"
+    assert metric.signature() == (f"BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|order:4|"
+                                  f"sacrebleu:{sacrebleu.__version__}|mtmeta:0.1.0")
     assert "eff:yes" in metric.segment_signature()
     metric, _ = corpus(smooth_method="floor", smooth_value=0.1, lowercase=True)
     assert "case:lc" in metric.signature() and "smooth:floor[0.10]" in metric.signature()

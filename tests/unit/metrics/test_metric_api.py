@@ -20,7 +20,7 @@ def test_interface(name):
     segment = metric.segment_scores(stats)
     assert segment.shape == (3,) and np.isfinite(segment).all()
     assert np.isfinite(metric.corpus_score(stats))
-    assert metric.signature() and "version:" in metric.signature()
+    assert metric.signature() and "|mtmeta:0.1.0" in metric.signature()
     # A segment's score depends on its own row of statistics only (NIST's information weights come
     # from the whole test set, but they are already inside the row).
     for i in range(3):

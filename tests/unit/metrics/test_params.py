@@ -67,3 +67,17 @@ def test_check_config_validates_metric_settings_naming_the_key():
     with pytest.raises(ConfigError, match=r"metric_settings.ter-wmt.params: unknown parameter 'normalised'; "
                                           r"did you mean 'normalized'\?"):
         validate_config(bad)
+
+
+def test_signatures_name_every_setting_and_both_tools():
+    """chrF's beta and BLEU's n-gram order change the score but are not in sacrebleu's signature."""
+
+    def signature(name, **params):
+        metric = get(name, lang="cs", **params)
+        metric.stats(["a b c d"], [["a b c d"]])  # sacrebleu's signature needs the number of references
+        return metric.signature()
+
+    assert signature("chrf", beta=1).endswith("|beta:1|sacrebleu:2.6.0|mtmeta:0.1.0")
+    assert signature("chrf") != signature("chrf", beta=3)
+    assert "|order:2|" in signature("bleu", max_ngram_order=2)
+    assert signature("nist").endswith("|mtmeta:0.1.0") and "version:" not in signature("nist")

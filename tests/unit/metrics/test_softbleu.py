@@ -119,7 +119,7 @@ def test_signature_and_errors():
     metric.stats([HYP], [[REF]])
     signature = metric.signature()
     assert signature.startswith("softBLEU|emb:study-w2v@0123456789ab|method:generation|assign:greedy|floor:0|k:3")
-    assert "|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|sacrebleu:2.6.0|version:" in signature
+    assert "|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|order:4|sacrebleu:2.6.0|mtmeta:" in signature
     with pytest.raises(ValueError, match="one reference"):
         soft().stats([HYP], [[REF], [REF]])
     with pytest.raises(ConfigError, match="floor"):

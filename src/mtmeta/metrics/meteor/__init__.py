@@ -489,5 +489,5 @@ class METEOR(Metric):
             f"fullmatch:{'meteor15' if self.full_match_rule else 'none'}|beam:{self.beam}"
             + ("|exact:java-hash" if self.exact_equality == "java-hash" else ""),
             *resources,
-            f"nrefs:{refs}|case:{case}|tok:{JAR_TOKENIZERS.get(self.tokenize, self.tokenize)}|version:{__version__}",
+            f"nrefs:{refs}|case:{case}|tok:{JAR_TOKENIZERS.get(self.tokenize, self.tokenize)}|mtmeta:{__version__}",
         ])
