@@ -115,7 +115,8 @@ def prepare_wmt(name: str, ds: dict, lp: str, resources: Path) -> Prepared:
         report.add("no_judgments", f"{lp}: no segment-level human judgments", len(systems),
                    "system level only, against the official human scores", "config")
     else:
-        judgments, raw, provenance = _read_judgments(ds, lp, resources, segments, systems, n_segments, report)
+        judgments, raw, provenance = _read_judgments(source_id, ds, lp, resources, segments, systems, n_segments,
+                                                     report)
     human = system_scores(judgments.comparisons)
     official = ds.get("official_scores")
     official_provenance = None
@@ -148,10 +149,9 @@ def prepare_wmt(name: str, ds: dict, lp: str, resources: Path) -> Prepared:
     return Prepared(segments, judgments.comparisons, human, report, summary)
 
 
-def _read_judgments(ds: dict, lp: str, resources: Path, segments: pd.DataFrame, systems: list[str],
-                    n_segments: int, report: Report) -> tuple[Judgments, Judgments, dict]:
-    """The pair's comparisons, read, checked and matched to system outputs."""
-    source_id = judgment_source(ds, lp)
+def _read_judgments(source_id: str, ds: dict, lp: str, resources: Path, segments: pd.DataFrame,
+                    systems: list[str], n_segments: int, report: Report) -> tuple[Judgments, Judgments, dict]:
+    """The pair's comparisons (from source ``source_id``), read, checked and matched to system outputs."""
     path, manifest = source_file(resources, source_id)
     fmt = manifest["format"]
     log.info("%s: reading %s judgments from %s", lp, fmt, path)

@@ -27,19 +27,26 @@ def bootstrap_table(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
     return pd.DataFrame(rows)
 
 
+def _system_statistics(metric_id: str, table: pd.DataFrame, systems: list[str]) -> dict[str, np.ndarray]:
+    """Each of ``systems``' segment statistics (in seg_id order) from a metric's segment table; a
+    system without statistics is an error."""
+    columns = stat_columns(table)
+    per_system = {s: rows.sort_values("seg_id")[columns].to_numpy()
+                  for s, rows in table[table["system"].isin(systems)].groupby("system")}
+    missing = sorted(set(systems) - set(per_system))
+    if missing:
+        raise ValueError(f"{metric_id}: no statistics for judged systems {missing}")
+    return per_system
+
+
 def _fisher_rows(summary: dict, human: pd.DataFrame, seg_tables: dict[str, pd.DataFrame],
                  metric_objects: dict[str, Metric], alpha: float) -> list[dict]:
     official = human.dropna(subset=[OFFICIAL]).set_index("system")[OFFICIAL]
     rows = []
     for metric_id, table in seg_tables.items():
         metric = metric_objects[metric_id]
-        columns = stat_columns(table)
         sign = 1.0 if metric.higher_is_better else -1.0
-        per_system = {s: rows_.sort_values("seg_id")[columns].to_numpy()
-                      for s, rows_ in table[table["system"].isin(official.index)].groupby("system")}
-        missing = sorted(set(official.index) - set(per_system))
-        if missing:
-            raise ValueError(f"{metric_id}: no statistics for judged systems {missing}")
+        per_system = _system_statistics(metric_id, table, list(official.index))
         observed = np.array([metric.corpus_score(per_system[s]) for s in official.index])
         point = correlations(sign * observed, official.to_numpy(dtype=float))
         low, high = fisher_z_interval(point["pearson"], len(official), alpha)
@@ -64,13 +71,8 @@ def _bootstrap_rows(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
     rows = []
     for metric_id, table in seg_tables.items():
         metric = metric_objects[metric_id]
-        columns = stat_columns(table)
         sign = 1.0 if metric.higher_is_better else -1.0
-        per_system = {s: rows_.sort_values("seg_id")[columns].to_numpy()
-                      for s, rows_ in table[table["system"].isin(judged)].groupby("system")}
-        missing = sorted(set(judged) - set(per_system))
-        if missing:
-            raise ValueError(f"{metric_id}: no statistics for judged systems {missing}")
+        per_system = _system_statistics(metric_id, table, judged)
         observed = np.array([metric.corpus_score(per_system[s]) for s in judged])
         metric_draws = np.column_stack([metric.corpus_scores_weighted(per_system[s], weights) for s in judged])
         for score in SCORE_COLUMNS:
