@@ -36,6 +36,7 @@ include: "workflow/rules/paper.smk"
 
 rule all:
     default_target: True
+    localrule: True
     input:
         rules.tables.input,
         rules.paper.input,

@@ -142,6 +142,169 @@ def dataset_config(wildcards):
     return DATASETS[wildcards.dataset]
 
 
+def target_pair(target):
+    """A config target "dataset/lp" (parmesan, paper) as (dataset, lp)."""
+    dataset, lp = target.split("/")
+    return dataset, lp
+
+
+# The input functions and helpers of the later stages live here too, with the config sections they
+# read, so that the other .smk files hold rules only (snakemake --lint asks not to mix the two).
+
+# Embeddings (embeddings.smk).
+EMBEDDINGS = config["embeddings"]
+
+
+def corpus_inputs(wildcards):
+    """The extracted WMT test sets, the evaluator set's segments (English), and extra corpora."""
+    spec = EMBEDDINGS[wildcards.model]
+    inputs = []
+    for entry in spec["corpus"]:
+        if entry != "study":
+            inputs += source_inputs(entry)
+            continue
+        for name, ds in DATASETS.items():
+            if ds["kind"] == "wmt":
+                inputs += source_inputs(ds["corpus"])
+            elif any(target_language(lp) == wildcards.lang for lp in ds["language_pairs"]):
+                inputs += [f"results/datasets/{name}/{lp}/segments.parquet" for lp in ds["language_pairs"]]
+    return list(dict.fromkeys(inputs))
+
+
+def corpus_plan(wildcards):
+    """What tokenize_corpus reads, in order: WMT test sets (deduplicated), evaluator sets, extra sources."""
+    spec = EMBEDDINGS[wildcards.model]
+    plan = []
+    for entry in spec["corpus"]:
+        if entry != "study":
+            plan.append({"kind": "source", "source": entry})
+            continue
+        seen = set()
+        for name, ds in DATASETS.items():
+            if ds["kind"] == "wmt":
+                key = (ds["corpus"], ds["layout"]["system"])
+                if key not in seen:
+                    seen.add(key)
+                    plan.append({"kind": "wmt", "dataset": name, "source": ds["corpus"], "layout": ds["layout"],
+                                 "exclude_files": ds["exclude_files"]})
+            elif any(target_language(lp) == wildcards.lang for lp in ds["language_pairs"]):
+                plan.append({"kind": "segments", "dataset": name, "tokenized": ds.get("tokenized", False),
+                             "files": [f"results/datasets/{name}/{lp}/segments.parquet" for lp in ds["language_pairs"]]})
+    return plan
+
+
+def vectors_inputs(wildcards):
+    pretrained = EMBEDDINGS[wildcards.model]["pretrained"].get(wildcards.lang)
+    if pretrained:
+        return source_inputs(pretrained["source"])
+    return [f"results/embeddings/{wildcards.model}/{wildcards.lang}/corpus.txt"]
+
+
+def neighbour_jobs(wildcards):
+    """Every (softbleu metric id, dataset, lp) that needs nearest neighbours from this model in this language."""
+    jobs = []
+    for metric_id, setting in config["metric_settings"].items():
+        params = setting.get("params", {})
+        if setting["metric"] != "softbleu" or params.get("embeddings", "study-w2v") != wildcards.model:
+            continue
+        if params.get("vectors") or not (params.get("method") == "generation" or params.get("phrase")):
+            continue
+        for d, lp in DATASET_LPS:
+            if target_language(lp) == wildcards.lang and metric_id in METRICS_FOR[(d, lp)]:
+                jobs.append({"metric": metric_entry(metric_id), "segments": prepared("segments.parquet", [(d, lp)])[0],
+                             "tokenized": DATASETS[d].get("tokenized", False)})
+    return jobs
+
+
+# Scoring (score.smk; parmesan.smk's scoring with paraphrased references).
+def score_rule_name(metric_id):
+    """The name of a metric id's scoring rule, `score_` and the id with '+' as 'p' and '-' or '.' as '_'."""
+    return f"score_{metric_id.replace('+', 'p').replace('-', '_').replace('.', '_')}"
+
+
+def metric_pairs(metric_id):
+    """The (dataset, lp) pairs a metric is scored on, in config order."""
+    return [pair for pair in DATASET_LPS if metric_id in METRICS_FOR[pair]]
+
+
+# Targeted paraphrasing (parmesan.smk).
+PARMESAN = config["parmesan"]
+PARMESAN_TARGETS = [target_pair(target) for target in PARMESAN["targets"]]
+PARMESAN_METEOR = PARMESAN.get("meteor_references", {})
+PARMESAN_APPENDIX = PARMESAN.get("appendix", {})
+
+
+def parmesan_runs(dataset, lp):
+    """(setting, metric) pairs scored with paraphrased references on one target."""
+    runs = [(s, m) for s in PARMESAN["settings"] for m in PARMESAN["metrics"]]
+    if PARMESAN_METEOR:
+        runs += [(PARMESAN_METEOR["setting"], m) for m in PARMESAN_METEOR["metrics"]]
+    return list(dict.fromkeys(runs))
+
+
+def parmesan_lexicon(wildcards):
+    return PARMESAN["lexicons"][target_language(wildcards.lp)]
+
+
+def paraphrase_inputs(wildcards):
+    inputs = {
+        "segments": f"results/datasets/{wildcards.dataset}/{wildcards.lp}/segments.parquet",
+        "tokens": f"results/datasets/{wildcards.dataset}/{wildcards.lp}/tokens.parquet",
+        "lexicon": source_inputs(parmesan_lexicon(wildcards)["source"]),
+    }
+    if any(setting["selection"] == "alignment" for setting in PARMESAN["settings"].values()):
+        inputs["alignment"] = f"results/parmesan/{wildcards.dataset}/{wildcards.lp}/alignment.parquet"
+    return inputs
+
+
+def setting_outputs(name):
+    """One output path per Parmesan setting, in config order."""
+    return [f"results/parmesan/{{dataset}}/{{lp}}/{setting}/{name}" for setting in PARMESAN["settings"]]
+
+
+def parmesan_scores(wildcards):
+    d, lp = wildcards.dataset, wildcards.lp
+    runs = parmesan_runs(d, lp)
+    originals = list(dict.fromkeys(m for _, m in runs))
+    return {
+        "paraphrased": [f"results/parmesan/{d}/{lp}/{s}/scores/{m}.sys.tsv" for s, m in runs],
+        "original": [f"results/scores/{d}/{lp}/{m}.sys.tsv" for m in originals],
+        "summaries": [f"results/parmesan/{d}/{lp}/{s}/summary.json" for s in PARMESAN["settings"]],
+        "human_scores": f"results/datasets/{d}/{lp}/human_scores.tsv",
+        "summary": f"results/datasets/{d}/{lp}/summary.json",
+    }
+
+
+def paraphrased_runs(metric_id):
+    """The (dataset, lp, setting) runs that score a metric against paraphrased references."""
+    return [(d, lp, s) for d, lp in PARMESAN_TARGETS for s, m in parmesan_runs(d, lp) if m == metric_id]
+
+
+def appendix_inputs(wildcards):
+    dataset, lp = target_pair(PARMESAN_APPENDIX["target"])
+    lang = target_language(lp)
+    return {
+        "segments": f"results/datasets/{dataset}/{lp}/segments.parquet",
+        "tokens": f"results/datasets/{dataset}/{lp}/tokens.parquet",
+        "lexicon": source_inputs(PARMESAN["lexicons"][lang]["source"]),
+        "corpus": f"results/embeddings/{next(iter(EMBEDDINGS))}/{lang}/corpus.txt",
+        "human_scores": f"results/datasets/{dataset}/{lp}/human_scores.tsv",
+        "original": f"results/scores/{dataset}/{lp}/{PARMESAN_APPENDIX['metric']}.sys.tsv",
+        "code": metric_code_files(PARMESAN_APPENDIX["metric"]),
+    }
+
+
+# Paper tables (paper.smk).
+def settings_name(target):
+    """The settings table's rule and file name of a target "dataset/lp" (slashes and dashes as '_')."""
+    return f"parmesan_settings_{re.sub('[/-]', '_', target)}"
+
+
+def paper_outputs(rule_name, wanted):
+    """A paper rule's outputs, or none when config does not ask for its table (the rule is not defined)."""
+    return getattr(rules, rule_name).output if wanted else []
+
+
 onstart:
     # Snakemake 9's job-rate limiter (--max-jobs-per-timespan, default 100/1s) re-runs the job selection
     # once per timespan for every job finished so far: each finished job starts another chain of

@@ -81,6 +81,10 @@ rule collect_exclusions:
         "results/logs/collect_exclusions.log",
     benchmark:
         "results/benchmarks/collect_exclusions.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=10,
     script:
         "../scripts/collect_exclusions.py"
 

@@ -40,6 +40,10 @@ rule collect_system_level:
         "results/logs/collect_system_level.log",
     benchmark:
         "results/benchmarks/collect_system_level.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=10,
     script:
         "../scripts/collect_tables.py"
 
@@ -63,11 +67,15 @@ rule plot_system_scatter:
         "results/logs/plot_system_scatter/{metric}.log",
     benchmark:
         "results/benchmarks/plot_system_scatter/{metric}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=10,
     script:
         "../scripts/plot_system_scatter.py"
 
 
 rule tables:
+    localrule: True
     input:
         rules.collect_system_level.output.tsv,
         rules.collect_exclusions.output[0],
@@ -108,6 +116,10 @@ rule collect_segment_level:
         "results/logs/collect_segment_level.log",
     benchmark:
         "results/benchmarks/collect_segment_level.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=10,
     script:
         "../scripts/collect_tables.py"
 

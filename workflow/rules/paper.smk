@@ -1,6 +1,7 @@
 # The paper tables and figures under results/paper/, with the seeds' reported numbers
 # (config/reported/*.yaml) beside ours, and the ledger of every reported number. Which tables are
-# built, and with which metric and sweep ids, is config's `paper` section (validated).
+# built, and with which metric and sweep ids, is config's `paper` section (validated). The helpers
+# (settings_name, paper_outputs, target_pair) are in common.smk.
 PAPER = config["paper"]
 # Each WMT year's own segment-level Kendall variant.
 TAU_VARIANT = {"wmt12": "wmt12", "wmt13": "wmt13", "wmt13dev": "wmt13", "wmt14": "wmt14"}
@@ -19,23 +20,18 @@ SETTINGS_METRICS = (
     else []
 )
 # The tables on the paraphrased references: the Parmesan targets the settings table also has.
-PARAPHRASED_LABELS = {t: label for t, label in SETTINGS_TARGETS.items() if tuple(t.split("/")) in PARMESAN_TARGETS}
+PARAPHRASED_LABELS = {t: label for t, label in SETTINGS_TARGETS.items() if target_pair(t) in PARMESAN_TARGETS}
 PARAPHRASED_TABLES = ["parmesan_substitution", "parmesan_replaced"] + (["parmesan_meteor"] if PARMESAN_METEOR else [])
 SOFTBLEU = PAPER.get("softbleu")
 WMT_BASELINES = PAPER.get("wmt_baselines")
 SENSITIVITY = PAPER.get("sensitivity")
-SENSITIVITY_TARGETS = [tuple(t.split("/")) for t in SENSITIVITY["targets"]] if SENSITIVITY else []
+SENSITIVITY_TARGETS = [target_pair(t) for t in SENSITIVITY["targets"]] if SENSITIVITY else []
 # Meteor's input modes are among the re-scored factors: they read the jar's non-breaking prefixes.
 SENSITIVITY_JAR = bool(SENSITIVITY) and any(metric_spec(config, m)[0] == "meteor" for m in SENSITIVITY["rescored"])
 
 
-def settings_name(target):
-    """The settings table's rule and file name of a target "dataset/lp"."""
-    return "parmesan_settings_" + target.replace("/", "_").replace("-", "_")
-
-
 if TUNING:
-    _dataset, _lp = TUNING["target"].split("/")
+    _dataset, _lp = target_pair(TUNING["target"])
 
     rule paper_meteor_tuning:
         input:
@@ -67,12 +63,15 @@ if TUNING:
             "results/logs/paper_meteor_tuning.log",
         benchmark:
             "results/benchmarks/paper_meteor_tuning.tsv"
+        resources:
+            mem_mb=1000,
+            runtime=10,
         script:
             "../scripts/paper_meteor_tuning.py"
 
 
 for _target, _label in SETTINGS_TARGETS.items():
-    _dataset, _lp = _target.split("/")
+    _dataset, _lp = target_pair(_target)
 
     rule:
         name:
@@ -99,6 +98,10 @@ for _target, _label in SETTINGS_TARGETS.items():
             f"results/logs/paper_parmesan_settings/{_dataset}/{_lp}.log",
         benchmark:
             f"results/benchmarks/paper_parmesan_settings/{_dataset}/{_lp}.tsv"
+        localrule: True
+        resources:
+            mem_mb=1000,
+            runtime=10,
         script:
             "../scripts/paper_parmesan_settings.py"
 
@@ -122,6 +125,9 @@ if "overview" in PAPER:
             "results/logs/paper_overview.log",
         benchmark:
             "results/benchmarks/paper_overview.tsv"
+        resources:
+            mem_mb=1000,
+            runtime=10,
         script:
             "../scripts/paper_overview.py"
 
@@ -151,6 +157,10 @@ if PARAPHRASED_LABELS:
             "results/logs/paper_parmesan.log",
         benchmark:
             "results/benchmarks/paper_parmesan.tsv"
+        localrule: True
+        resources:
+            mem_mb=1000,
+            runtime=10,
         script:
             "../scripts/paper_parmesan.py"
 
@@ -181,6 +191,9 @@ if SOFTBLEU:
             "results/logs/paper_softbleu.log",
         benchmark:
             "results/benchmarks/paper_softbleu.tsv"
+        resources:
+            mem_mb=1000,
+            runtime=10,
         script:
             "../scripts/paper_softbleu.py"
 
@@ -207,6 +220,10 @@ if WMT_BASELINES:
             "results/logs/paper_wmt_baselines.log",
         benchmark:
             "results/benchmarks/paper_wmt_baselines.tsv"
+        localrule: True
+        resources:
+            mem_mb=1000,
+            runtime=10,
         script:
             "../scripts/paper_wmt_baselines.py"
 
@@ -246,13 +263,6 @@ if SENSITIVITY:
 
 
 SENSITIVITY_TABLES = [f"results/paper/sensitivity_{d}_{lp}.tsv" for d, lp in SENSITIVITY_TARGETS]
-
-
-def paper_outputs(rule_name, wanted):
-    """A paper rule's outputs, or none when config does not ask for its table (the rule is not defined)."""
-    return getattr(rules, rule_name).output if wanted else []
-
-
 SETTINGS_TABLES = [f"results/paper/{settings_name(t)}.tsv" for t in SETTINGS_TARGETS]
 
 
@@ -274,11 +284,16 @@ rule paper_ledger:
         "results/logs/paper_ledger.log",
     benchmark:
         "results/benchmarks/paper_ledger.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=10,
     script:
         "../scripts/paper_ledger.py"
 
 
 rule paper:
+    localrule: True
     input:
         paper_outputs("paper_meteor_tuning", TUNING),
         [f"results/paper/{settings_name(t)}.{ext}" for t in SETTINGS_TARGETS for ext in ("tsv", "md")],

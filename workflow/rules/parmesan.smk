@@ -1,56 +1,11 @@
 # Targeted paraphrasing of references (seed 002, "Parmesan"): word alignment of references and
 # system outputs, new references per setting, their scores and correlations, and the appendix
-# experiment that keeps only the best-ranked share of the lexicon.
-
-PARMESAN = config["parmesan"]
-PARMESAN_TARGETS = [tuple(target.split("/")) for target in PARMESAN["targets"]]
-PARMESAN_METEOR = PARMESAN.get("meteor_references", {})
-PARMESAN_APPENDIX = PARMESAN.get("appendix", {})
+# experiment that keeps only the best-ranked share of the lexicon. The config section (PARMESAN*)
+# and the input functions are in common.smk.
 
 
 wildcard_constraints:
     setting="|".join(map(re.escape, PARMESAN["settings"])) or "NONE",
-
-
-def parmesan_runs(dataset, lp):
-    """(setting, metric) pairs scored with paraphrased references on one target."""
-    runs = [(s, m) for s in PARMESAN["settings"] for m in PARMESAN["metrics"]]
-    if PARMESAN_METEOR:
-        runs += [(PARMESAN_METEOR["setting"], m) for m in PARMESAN_METEOR["metrics"]]
-    return list(dict.fromkeys(runs))
-
-
-def parmesan_lexicon(wildcards):
-    return PARMESAN["lexicons"][target_language(wildcards.lp)]
-
-
-def paraphrase_inputs(wildcards):
-    inputs = {
-        "segments": f"results/datasets/{wildcards.dataset}/{wildcards.lp}/segments.parquet",
-        "tokens": f"results/datasets/{wildcards.dataset}/{wildcards.lp}/tokens.parquet",
-        "lexicon": source_inputs(parmesan_lexicon(wildcards)["source"]),
-    }
-    if any(setting["selection"] == "alignment" for setting in PARMESAN["settings"].values()):
-        inputs["alignment"] = f"results/parmesan/{wildcards.dataset}/{wildcards.lp}/alignment.parquet"
-    return inputs
-
-
-def setting_outputs(name):
-    """One output path per Parmesan setting, in config order."""
-    return [f"results/parmesan/{{dataset}}/{{lp}}/{setting}/{name}" for setting in PARMESAN["settings"]]
-
-
-def parmesan_scores(wildcards):
-    d, lp = wildcards.dataset, wildcards.lp
-    runs = parmesan_runs(d, lp)
-    originals = list(dict.fromkeys(m for _, m in runs))
-    return {
-        "paraphrased": [f"results/parmesan/{d}/{lp}/{s}/scores/{m}.sys.tsv" for s, m in runs],
-        "original": [f"results/scores/{d}/{lp}/{m}.sys.tsv" for m in originals],
-        "summaries": [f"results/parmesan/{d}/{lp}/{s}/summary.json" for s in PARMESAN["settings"]],
-        "human_scores": f"results/datasets/{d}/{lp}/human_scores.tsv",
-        "summary": f"results/datasets/{d}/{lp}/summary.json",
-    }
 
 
 rule align_outputs:
@@ -113,11 +68,6 @@ rule paraphrase_references:
         "../scripts/paraphrase_references.py"
 
 
-def paraphrased_runs(metric_id):
-    """The (dataset, lp, setting) runs that score a metric against paraphrased references."""
-    return [(d, lp, s) for d, lp in PARMESAN_TARGETS for s, m in parmesan_runs(d, lp) if m == metric_id]
-
-
 # One job per metric for all its runs (targets x settings), as in score.smk: the runs are short
 # next to a scoring process's start-up and its resources' loading.
 PARAPHRASED_METRICS = list(dict.fromkeys(m for d, lp in PARMESAN_TARGETS for _, m in parmesan_runs(d, lp)))
@@ -127,7 +77,7 @@ for _metric_id in PARAPHRASED_METRICS:
 
     rule:
         name:
-            "score_paraphrased_" + score_rule_name(_metric_id).removeprefix("score_")
+            f"score_paraphrased_{score_rule_name(_metric_id).removeprefix('score_')}"
         input:
             segments=[f"results/parmesan/{d}/{lp}/{s}/segments.parquet" for d, lp, s in _runs],
             tokens=[f"results/datasets/{d}/{lp}/tokens.parquet" for d, lp, _ in _runs],
@@ -165,22 +115,11 @@ rule correlate_paraphrased:
         "results/logs/correlate_paraphrased/{dataset}/{lp}.log",
     benchmark:
         "results/benchmarks/correlate_paraphrased/{dataset}/{lp}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=10,
     script:
         "../scripts/correlate_paraphrased.py"
-
-
-def appendix_inputs(wildcards):
-    dataset, lp = PARMESAN_APPENDIX["target"].split("/")
-    lang = target_language(lp)
-    return {
-        "segments": f"results/datasets/{dataset}/{lp}/segments.parquet",
-        "tokens": f"results/datasets/{dataset}/{lp}/tokens.parquet",
-        "lexicon": source_inputs(PARMESAN["lexicons"][lang]["source"]),
-        "corpus": f"results/embeddings/{next(iter(EMBEDDINGS))}/{lang}/corpus.txt",
-        "human_scores": f"results/datasets/{dataset}/{lp}/human_scores.tsv",
-        "original": f"results/scores/{dataset}/{lp}/{PARMESAN_APPENDIX['metric']}.sys.tsv",
-        "code": metric_code_files(PARMESAN_APPENDIX["metric"]),
-    }
 
 
 rule sweep_paraphrase_share:
@@ -196,7 +135,7 @@ rule sweep_paraphrase_share:
     params:
         appendix=PARMESAN_APPENDIX,
         setting=lambda wildcards: PARMESAN["settings"][PARMESAN_APPENDIX["setting"]],
-        lexicon=lambda wildcards: PARMESAN["lexicons"][target_language(PARMESAN_APPENDIX["target"].split("/")[1])],
+        lexicon=lambda wildcards: PARMESAN["lexicons"][target_language(target_pair(PARMESAN_APPENDIX["target"])[1])],
         metric=lambda wildcards: metric_entry(PARMESAN_APPENDIX["metric"]),
         tokenize=PARMESAN["tokenize"],
     log:

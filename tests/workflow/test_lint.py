@@ -1,0 +1,137 @@
+"""Workflow hygiene: every rule that runs declares its resources, the small table rules are local,
+and `make lint`'s filter (tools/lint_workflow.py) lets through the conda/container lint only."""
+
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+# The workflow's rules as Snakemake loads them (no DAG): name, whether it runs anything, its declared
+# resources, whether it is local. Through the Python API (Snakemake is pinned in requirements.lock;
+# WorkflowApi._workflow is what `snakemake --list-rules` uses), in a subprocess of its own.
+RULES_PROGRAM = """
+import json, sys
+from pathlib import Path
+from snakemake.api import SnakemakeApi
+from snakemake.settings.types import ConfigSettings, OutputSettings, Quietness, ResourceSettings
+
+repo, workdir = Path(sys.argv[1]), Path(sys.argv[2])
+with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
+    workflow = api.workflow(
+        resource_settings=ResourceSettings(), snakefile=repo / "Snakefile", workdir=workdir,
+        config_settings=ConfigSettings(configfiles=[repo / "config/sources.yaml", repo / "config/config.yaml"]),
+    )._workflow
+    rules = [{"name": rule.name, "runs": not rule.norun, "resources": sorted(rule.resources),
+              "local": rule.name in workflow._localrules} for rule in workflow.rules]
+print(json.dumps(rules))
+"""
+
+# Rules that only join or tabulate small finished tables, in seconds (results/benchmarks/): not
+# worth a cluster job. The target rules (no script) are local anyway.
+LOCAL_RULES = {"collect_exclusions", "collect_system_level", "collect_segment_level", "paper_parmesan",
+               "paper_wmt_baselines", "paper_ledger", "tables", "paper", "all"}
+
+
+@pytest.fixture(scope="module")
+def workflow_rules(tmp_path_factory):
+    result = subprocess.run([sys.executable, "-c", RULES_PROGRAM, str(REPO), str(tmp_path_factory.mktemp("wd"))],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    rules = json.loads(result.stdout.strip().splitlines()[-1])
+    assert len(rules) > 50  # every metric's scoring rule is one
+    return rules
+
+
+@pytest.mark.workflow
+def test_every_rule_that_runs_declares_mem_and_runtime(workflow_rules):
+    missing = [rule["name"] for rule in workflow_rules
+               if rule["runs"] and not {"mem_mb", "runtime"} <= set(rule["resources"])]
+    assert not missing, f"rules without mem_mb and runtime under resources: {missing}"
+
+
+@pytest.mark.workflow
+def test_small_table_rules_are_local(workflow_rules):
+    local = {rule["name"] for rule in workflow_rules if rule["local"]}
+    settings = {name for name in local if name.startswith("parmesan_settings_")}
+    assert settings and local - settings == LOCAL_RULES
+    assert not any(name.startswith("score_") for name in local)
+
+
+def load_filter():
+    spec = importlib.util.spec_from_file_location("lint_workflow", REPO / "tools" / "lint_workflow.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CONDA = """\
+    * Specify a conda environment or container for each rule.:
+      This way, the used software for each specific step is documented, and the
+      workflow can be executed on any machine without prerequisites.
+      Also see:
+      https://snakemake.readthedocs.io/en/latest/snakefiles/deployment.html#integrated-package-management
+"""
+MIXED = """\
+    * Mixed rules and functions in same snakefile.:
+      Small one-liner functions used only once should be defined as lambda
+      expressions.
+      Also see:
+      https://snakemake.readthedocs.io/en/latest/snakefiles/modularization.html#includes
+"""
+
+
+def text_report(*blocks):
+    return "Using workflow specific profile profiles/default for setting default command line arguments.\n" + "".join(
+        f"Lints for {item}:\n{body}\n" for item, body in blocks)
+
+
+def fake_snakemake(tmp_path, returncode, stderr="", stdout=""):
+    """An executable that prints like `snakemake --lint` and exits with `returncode`."""
+    path = tmp_path / "snakemake"
+    path.write_text(f"#!{sys.executable}\nimport sys\n"
+                    f"sys.stdout.write({stdout!r})\nsys.stderr.write({stderr!r})\nsys.exit({returncode})\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_filter_passes_conda_lints_only(tmp_path):
+    report = text_report(("rule a (line 5, /x/data.smk)", CONDA), ("rule b (line 9, /x/data.smk)", CONDA))
+    assert load_filter().main(["--snakemake", fake_snakemake(tmp_path, 1, stderr=report)]) == 0
+
+
+def test_filter_fails_on_any_other_lint(tmp_path):
+    lint_filter = load_filter()
+    report = text_report(("snakefile /x/paper.smk", MIXED), ("rule a (line 5, /x/data.smk)", CONDA + MIXED))
+    assert lint_filter.main(["--snakemake", fake_snakemake(tmp_path, 1, stderr=report)]) == 1
+    code, message = lint_filter.judge(1, "", report)
+    assert code == 1 and message.count("Mixed rules and functions") == 2 and "1 lint(s) ignored" in message
+
+
+def test_filter_reads_json_reports():
+    lint_filter = load_filter()
+    lint = {"title": "Specify a conda environment or container for each rule.", "body": "", "links": []}
+    other = {"title": "No log directive defined", "body": "", "links": []}
+    rule = {"rule": "a", "line": 5, "snakefile": "/x/data.smk"}
+    only_conda = {"snakefiles": [], "rules": [{"for": rule, "lints": [lint]}]}
+    assert lint_filter.judge(1, json.dumps(only_conda), "")[0] == 0
+    with_other = {"snakefiles": [], "rules": [{"for": rule, "lints": [lint, other]}]}
+    assert lint_filter.judge(1, json.dumps(with_other), "")[0] == 1
+
+
+def test_filter_fails_on_errors_and_unreadable_reports(tmp_path):
+    lint_filter = load_filter()
+    # A Snakemake error (exit code 1, no lint) fails; a clean workflow passes.
+    assert lint_filter.main(["--snakemake", fake_snakemake(tmp_path, 1, stderr="SyntaxError in line 3\n")]) == 1
+    assert lint_filter.judge(0, "", "Congratulations, your workflow is in a good condition!\n")[0] == 0
+    # A lint line in a shape the parser does not know is not silently skipped.
+    garbled = textwrap.dedent("""\
+        Lints for rule a (line 5, /x/data.smk):
+            * Specify a conda environment or container for each rule.
+        """)
+    assert lint_filter.judge(1, "", garbled)[0] == 1
