@@ -110,6 +110,8 @@ def read_wmt_ranking_csv(path: str | Path, lps: set[str] | None = None) -> Judgm
     rows: list[tuple] = []
     tasks: dict[str, int] = defaultdict(int)
     blanks: dict[str, int] = defaultdict(int)
+    seen: set[tuple[str, ...]] = set()
+    repeated: dict[str, int] = defaultdict(int)
     for number, record in enumerate(reader, start=2):
         if not record or all(not cell.strip() for cell in record):
             continue
@@ -120,6 +122,10 @@ def read_wmt_ranking_csv(path: str | Path, lps: set[str] | None = None) -> Judgm
         )
         if lps is not None and lp not in lps:
             continue
+        key = tuple(cell.strip() for cell in record)
+        if key in seen:
+            repeated[lp] += 1
+        seen.add(key)
         seg_id = parse_int(record[index["srcIndex"]], path, number, "srcIndex")
         if seg_id < 1:
             raise InputError(path, f"srcIndex {seg_id}", line=number, expected="a 1-based line number")
@@ -141,6 +147,11 @@ def read_wmt_ranking_csv(path: str | Path, lps: set[str] | None = None) -> Judgm
     for lp, count in sorted(blanks.items()):
         report.add("blank_rank", f"{lp}: ranking slots left blank (rank -1 or no system)", count,
                    "excluded: the slot takes part in no comparison", str(path))
+    for lp, count in sorted(repeated.items()):
+        # The same judge ranking the same systems of the same segment identically, in every field: a
+        # resubmitted task, or one judgment written twice; the file cannot tell which.
+        report.add("duplicate_row", f"{lp}: ranking rows identical to an earlier row in every field", count,
+                   "kept: each counted as the file gives it (no field tells a resubmission from a copy)", str(path))
     return Judgments.from_rows(rows, report, tasks)
 
 

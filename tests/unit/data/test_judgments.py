@@ -48,6 +48,18 @@ def test_ranking_csv_gives_all_pairs_with_ties_and_blanks(tmp_path):
     assert len(everything.comparisons) == 6 + 10
 
 
+def test_ranking_csv_reports_repeated_rows_and_keeps_them(tmp_path):
+    row = csv_row("English", "Czech", 7, ["A", "B", "C", "D", "E"], [1, 2, 3, 4, 5])
+    other_judge = row.replace("judge1", "judge2")
+    path = write_csv(tmp_path / "rnk.csv", [row, other_judge, row, row,
+                                            csv_row("Czech", "English", 3, ["A", "B", "C", "D", "E"], [1] * 5)])
+    judgments = read_wmt_ranking_csv(path, {"en-cs"})
+    assert judgments.tasks == {"en-cs": 4} and len(judgments.comparisons) == 4 * 10  # counted as given
+    [repeated] = [r for r in judgments.report.rows if r["kind"] == "duplicate_row"]
+    assert repeated["count"] == 2 and repeated["detail"].startswith("en-cs: ranking rows identical")
+    assert repeated["action"].startswith("kept")
+
+
 def test_ranking_csv_accepts_wmt14_language_codes_and_file_names(tmp_path):
     path = write_csv(tmp_path / "wmt14.csv", [
         csv_row("cze", "eng", 1, ["newstest2014.x.1.cs-en", "newstest2014.y.2.cs-en", "_ref", "z", "w"],
