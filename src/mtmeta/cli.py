@@ -244,11 +244,87 @@ def cmd_correlate(args) -> int:
     return 0
 
 
+def cmd_evaluate(args) -> int:
+    from mtmeta.evaluate import TABLES, evaluate, write_tables
+
+    name = args.name or Path(args.system or args.segment).name.split(".")[0]
+    evaluations = evaluate(_config(args), Path(args.results), name, not args.lower_is_better, args.system,
+                           args.segment, args.draws, args.seed, args.confidence, args.against)
+    out = Path(args.out or Path(args.results) / "evaluate" / name)
+    written = write_tables(evaluations, out)
+    if args.format == "json":
+        print(json.dumps({f"{d} {lp}": {"notes": e.notes, **{kind: _records(e.tables[kind])
+                                                              for kind in TABLES if kind in e.tables}}
+                          for (d, lp), e in evaluations.items()}, indent=1))
+    elif args.format == "tsv":
+        frames = [e.tables["system_level"] for e in evaluations.values()]
+        pd.concat(frames, ignore_index=True).to_csv(sys.stdout, sep="\t", index=False, float_format=f"%.{args.width}f")
+    else:
+        for (dataset, lp), evaluation in evaluations.items():
+            print(_evaluation_text(dataset, lp, name, evaluation, args.width))
+    print(f"mtmeta evaluate: wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+    return 0
+
+
+def _records(table: pd.DataFrame) -> list[dict]:
+    """A table's rows for JSON at full precision (Python floats), with null for NaN (JSON has no NaN)."""
+    return [{key: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
+             for key, value in row.items()} for row in table.to_dict(orient="records")]
+
+
+def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -> str:
+    """A reader's summary of one pair: correlations with intervals, segment-level agreement, the
+    metric among the built-in ones (WMT-style ranks) and its significant wins and losses."""
+    f = lambda value: "n/a" if pd.isna(value) else f"{value:.{width}f}"  # noqa: E731
+    tables = evaluation.tables
+    system = tables["system_level"]
+    lines = [f"{dataset} {lp}: {name}, {int(system['n_systems'].iloc[0])} systems"]
+    boot = tables.get("bootstrap", pd.DataFrame(columns=["human_score"])).set_index("human_score")
+    for row in system.itertuples():
+        interval = ""
+        if row.human_score in boot.index:
+            b = boot.loc[row.human_score]
+            interval = (f" [{f(b['pearson_low'])}, {f(b['pearson_high'])}] {b['interval_method']} "
+                        f"{b['confidence']:.0%}")
+        lines.append(f"  system level vs {row.human_score}: pearson {f(row.pearson)}{interval}  spearman "
+                     f"{f(row.spearman)}  kendall {f(row.kendall)}")
+    if "segment_level" in tables:
+        seg = tables["segment_level"].iloc[0]
+        lines.append(f"  segment level ({seg['n_comparisons']} comparisons): tau_wmt12 {f(seg['tau_wmt12'])}  "
+                     f"tau_wmt14 {f(seg['tau_wmt14'])}  tau_b {f(seg['tau_b'])}  acc_eq {f(seg['acc_eq'])}")
+    ranks, pairs = tables["ranks"], tables["williams"]
+    lines.append(f"  ranks by Pearson with {ranks['human_score'].iloc[0]} ({ranks['test'].iloc[0]}):")
+    for row in ranks.itertuples():
+        mark = "  <- yours" if row.metric == name else ""
+        lines.append(f"    {row.rank:>2}  {row.metric:<28} {f(row.pearson)}{mark}")
+    level = float(ranks["test"].iloc[0].rsplit(":", 1)[1])
+    beats = pairs[(pairs["metric_1"] == name) & (pairs["p_one_sided"] <= level)]["metric_2"].tolist()
+    beaten = pairs[(pairs["metric_2"] == name) & (pairs["p_one_sided"] <= level)]["metric_1"].tolist()
+    lines.append(f"  Williams: significantly better than {len(beats)} ({', '.join(beats) or '-'}), worse than "
+                 f"{len(beaten)} ({', '.join(beaten) or '-'})")
+    lines += [f"  note: {note}" for note in evaluation.notes]
+    return "\n".join(lines)
+
+
 def cmd_check_config(args) -> int:
     config = _config(args)
     print(f"{args.config or 'config/config.yaml'}: valid; {len(config['sources'])} sources, "
           f"{len(config['datasets'])} datasets, metrics {config['metrics']}")
     return 0
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value
+
+
+def _probability(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1 (exclusive)")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -319,6 +395,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--human-score", default="gt_others",
                    choices=["gt_others", "ge_others", "expected_wins", "official"],
                    help="official: the official score a dataset reads (WMT14's TrueSkill)")
+
+    p = with_config(add("evaluate", cmd_evaluate,
+                        "Meta-evaluate your own metric's scores on the study's datasets, beside the built-in "
+                        "metrics: correlations with bootstrap intervals, segment-level agreement, Williams, Meng "
+                        "and WMT-style ranks (reads a finished study's results)."))
+    p.add_argument("--system", help="system scores: TSV with dataset, lp, system, score")
+    p.add_argument("--segment", help="segment scores: TSV with dataset, lp, system, seg_id, score (needed for the "
+                                     "bootstrap and segment-level agreement; system scores default to their means)")
+    p.add_argument("--name", help="your metric's name in the tables (default: the file name up to its first dot)")
+    p.add_argument("--lower-is-better", action="store_true", help="lower scores are better (as TER)")
+    p.add_argument("--results", default="results", help="the study's results directory (default: results)")
+    p.add_argument("--against", nargs="+", metavar="METRIC",
+                   help="compare with these built-in metric ids only (default: every metric the study scores on "
+                        "the pair)")
+    p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
+    p.add_argument("--draws", type=_positive_int, help="bootstrap draws (default: config's bootstrap.draws)")
+    p.add_argument("--seed", type=int, help="bootstrap seed (default: config's bootstrap.seed)")
+    p.add_argument("--confidence", type=_probability, default=0.95, help="interval level (default 0.95)")
+    p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
+                   help="text: a summary per pair; tsv: the system-level correlations; json: every table")
+    p.add_argument("--width", type=int, default=4, choices=range(0, 17), metavar="{0..16}",
+                   help="decimals printed (default 4; the written tables keep full precision)")
 
     with_config(add("check-config", cmd_check_config, "Validate a config file against the schema."))
     return parser

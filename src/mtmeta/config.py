@@ -12,10 +12,12 @@ import yaml
 from mtmeta import metrics
 from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError
+from mtmeta.metrics.external import ExternalScores
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
 CATALOGUE = "sources.yaml"  # the data catalogue, beside the config file
+EXTERNAL = ExternalScores.name  # the "registry name" of every external_scores id
 
 
 def schema_path() -> Path:
@@ -50,6 +52,25 @@ def validate_config(config: dict) -> dict:
         raise ConfigError("invalid configuration (schema " + str(schema_path()) + "):\n" + "\n".join(lines))
     _check_references(config)
     return config
+
+
+def _check_external(config: dict) -> None:
+    """An external id is new (no registry name, metric_settings key or metrics entry), its files exist,
+    and its segment file has scores of configured dataset x language pairs only."""
+    from mtmeta.data.external import pairs_in
+
+    for metric_id, spec in config.get("external_scores", {}).items():
+        where = f"external_scores.{metric_id}"
+        if metric_id in metrics.METRICS or metric_id in config["metric_settings"] or metric_id in config["metrics"]:
+            raise ConfigError(f"{where}: {metric_id!r} is already a metric id of the study; give your metric another")
+        for level in ("segment", "system"):
+            if level in spec and not Path(spec[level]).is_file():
+                raise ConfigError(f"{where}.{level}: file {spec[level]} not found (relative paths are read from "
+                                  "the working directory)")
+        for dataset, lp in pairs_in(spec["segment"]):
+            if dataset not in config["datasets"] or lp not in config["datasets"][dataset]["language_pairs"]:
+                raise ConfigError(f"{where}.segment: {spec['segment']} has scores for {dataset} {lp}, which is not a "
+                                  "configured dataset x language pair")
 
 
 def _format(spec: dict, origin: str) -> str | None:
@@ -97,6 +118,8 @@ def _check_references(config: dict) -> None:
                 raise ConfigError(f"datasets.{name}.aliases names {lp}, not one of its language_pairs {lps}")
 
     def check_metric(metric_id: str, where: str) -> None:
+        if metric_id in config.get("external_scores", {}):
+            return
         registry_name = config["metric_settings"].get(metric_id, {}).get("metric", metric_id)
         if registry_name not in metrics.METRICS:
             raise ConfigError(
@@ -104,6 +127,7 @@ def _check_references(config: dict) -> None:
                 f"({', '.join(sorted(metrics.METRICS))}) nor a key of metric_settings"
             )
 
+    _check_external(config)
     for metric_id in config["metrics"]:
         check_metric(metric_id, "metrics")
     for name, ds in config["datasets"].items():
@@ -243,14 +267,25 @@ def check_paper(config: dict, check_metric) -> None:
 
 
 def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:
-    """Metric ids scored on a dataset (x language pair): the study-wide list plus the extra ones.
+    """Metric ids scored on a dataset (x language pair): the study-wide list, the extra ones, and the
+    external ones (``external_scores``) whose files have scores for it.
 
     Without ``lp``, the metrics scored on at least one of the dataset's language pairs.
     """
     extra = config["datasets"][dataset].get("extra_metrics", [])
     if isinstance(extra, dict):
         extra = extra.get(lp, []) if lp else [m for ids in extra.values() for m in ids]
-    return list(dict.fromkeys([*config["metrics"], *extra]))
+    external = [metric_id for metric_id, pairs in external_pairs(config).items()
+                if any(d == dataset and (lp is None or p == lp) for d, p in pairs)]
+    return list(dict.fromkeys([*config["metrics"], *extra, *external]))
+
+
+def external_pairs(config: dict) -> dict[str, list[tuple[str, str]]]:
+    """The dataset x language pairs each ``external_scores`` id has scores for (read from its segment
+    file's dataset and lp columns)."""
+    from mtmeta.data.external import pairs_in
+
+    return {metric_id: pairs_in(spec["segment"]) for metric_id, spec in config.get("external_scores", {}).items()}
 
 
 def _read_mapping(path: Path) -> dict:
@@ -285,7 +320,11 @@ def load_config(path: str | Path | None = None) -> dict:
 
 
 def metric_spec(config: dict, metric_id: str) -> tuple[str, dict]:
-    """Registry name and parameters of a configured metric id."""
+    """Registry name and parameters of a configured metric id (``external`` and its direction for an
+    id of ``external_scores``)."""
+    external = config.get("external_scores", {}).get(metric_id)
+    if external is not None:
+        return EXTERNAL, {"higher_is_better": external.get("higher_is_better", True)}
     settings = config["metric_settings"].get(metric_id)
     if settings is None:
         return metric_id, {}

@@ -6,7 +6,7 @@ import sacrebleu
 
 from mtmeta.cli import build_parser, main
 
-COMMANDS = ["sources", "fetch", "prepare", "score", "metrics", "human-scores", "correlate", "check-config"]
+COMMANDS = ["sources", "fetch", "prepare", "score", "metrics", "human-scores", "correlate", "evaluate", "check-config"]
 
 
 def test_every_command_has_help(capsys):

@@ -120,3 +120,39 @@ def test_config_is_merged_over_the_catalogue_beside_it(tmp_path):
     assert "sources" not in raw and len(load_config()["sources"]) > 20  # the repository's catalogue
     (tmp_path / "sources.yaml").unlink()
     assert set(load_config(tmp_path / "config.yaml")["sources"]) == {"b"}
+
+
+def test_external_scores_register_a_users_metric_on_the_pairs_its_file_has(raw, tmp_path):
+    scores = tmp_path / "mine.seg.tsv"
+    scores.write_text("dataset\tlp\tsystem\tseg_id\tscore\nwmt12\ten-cs\tx\t1\t0.5\nwmt13\tde-en\tx\t1\t0.5\n")
+    raw["external_scores"] = {"mine": {"segment": str(scores), "higher_is_better": False}}
+    config = validate_config(copy.deepcopy(raw))
+    assert "mine" in metrics_of(config, "wmt12", "en-cs") and "mine" in metrics_of(config, "wmt13", "de-en")
+    assert "mine" not in metrics_of(config, "wmt12", "de-en") and "mine" not in metrics_of(config, "wmt14")
+    assert metric_spec(config, "mine") == ("external", {"higher_is_better": False})
+
+
+@pytest.mark.parametrize(("entry", "content", "message"), [
+    ({"segment": "{dir}/absent.tsv"}, None, r"external_scores.mine.segment: file .*absent.tsv not found"),
+    ({"segment": "{file}", "system": "{dir}/none.tsv"}, "wmt12\ten-cs", r"external_scores.mine.system: file"),
+    ({"segment": "{file}"}, "wmt12\txx-yy", r"has scores for wmt12 xx-yy, which is not a configured dataset"),
+    ({"segment": "{file}"}, "wmt99\ten-cs", r"has scores for wmt99 en-cs"),
+    ({"segment": "{file}", "higher_is_better": "yes"}, "wmt12\ten-cs", r"external_scores/mine/higher_is_better"),
+    ({"system": "{file}"}, "wmt12\ten-cs", r"external_scores/mine: 'segment' is a required property"),
+])
+def test_external_scores_errors_name_the_key(raw, tmp_path, entry, content, message):
+    path = tmp_path / "mine.seg.tsv"
+    if content is not None:
+        path.write_text(f"dataset\tlp\tsystem\tseg_id\tscore\n{content}\tx\t1\t0.5\n")
+    raw["external_scores"] = {"mine": {k: v.format(dir=tmp_path, file=path) if isinstance(v, str) else v
+                                       for k, v in entry.items()}}
+    with pytest.raises(ConfigError, match=message):
+        validate_config(raw)
+
+
+def test_an_external_id_must_be_new(raw, tmp_path):
+    path = tmp_path / "bleu.seg.tsv"
+    path.write_text("dataset\tlp\tsystem\tseg_id\tscore\nwmt12\ten-cs\tx\t1\t0.5\n")
+    raw["external_scores"] = {"bleu": {"segment": str(path)}}
+    with pytest.raises(ConfigError, match=r"external_scores.bleu: 'bleu' is already a metric id of the study"):
+        validate_config(raw)

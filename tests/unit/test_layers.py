@@ -19,7 +19,7 @@ LAYERS = [
     ("metaeval", {"mtmeta.metaeval"}),
     ("parmesan", {"mtmeta.parmesan"}),
     ("paper", {"mtmeta.paper"}),
-    ("application", {"mtmeta.config", "mtmeta.cli", "mtmeta.__main__"}),
+    ("application", {"mtmeta.config", "mtmeta.evaluate", "mtmeta.cli", "mtmeta.__main__"}),
 ]
 RANK = {room: rank for rank, (_, rooms) in enumerate(LAYERS) for room in rooms}
 

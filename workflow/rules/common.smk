@@ -19,6 +19,10 @@ METRICS = config["metrics"]
 # Metric ids scored on each dataset x language pair: the study-wide list plus extra ones.
 METRICS_FOR = {(name, lp): metrics_of(config, name, lp) for name, ds in DATASETS.items() for lp in ds["language_pairs"]}
 ALL_METRICS = list(dict.fromkeys(m for ids in METRICS_FOR.values() for m in ids))
+# A user's own metrics (config's external_scores): their scores are read from files, not computed.
+EXTERNAL = config["external_scores"]
+# The metrics with a system-scatter figure: the study-wide ones and the user's.
+FIGURE_METRICS = list(dict.fromkeys([*METRICS, *EXTERNAL]))
 
 # (dataset, lp) pairs in config order; the system-level ones have WMT-style system judgments.
 DATASET_LPS = [(name, lp) for name, ds in DATASETS.items() for lp in ds["language_pairs"]]
@@ -225,6 +229,19 @@ def score_rule_name(metric_id):
 def metric_pairs(metric_id):
     """The (dataset, lp) pairs a metric is scored on, in config order."""
     return [pair for pair in DATASET_LPS if metric_id in METRICS_FOR[pair]]
+
+
+def scatter_pairs(metric_id):
+    """The system-level pairs a metric's scatter figure shows: those it is scored on."""
+    return [pair for pair in SYSTEM_LEVEL_LPS if metric_id in METRICS_FOR[pair]]
+
+
+def scatter_inputs(wildcards):
+    pairs = scatter_pairs(wildcards.metric)
+    return {"systems": [f"results/scores/{d}/{lp}/{wildcards.metric}.sys.tsv" for d, lp in pairs],
+            "human_scores": prepared("human_scores.tsv", pairs),
+            "correlations": [f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in pairs],
+            "summaries": prepared("summary.json", pairs)}
 
 
 # Targeted paraphrasing (parmesan.smk).

@@ -50,10 +50,7 @@ rule collect_system_level:
 
 rule plot_system_scatter:
     input:
-        systems=[f"results/scores/{d}/{lp}/{{metric}}.sys.tsv" for d, lp in SYSTEM_LEVEL_LPS],
-        human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
-        correlations=[f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in SYSTEM_LEVEL_LPS],
-        summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
+        unpack(scatter_inputs),
     output:
         png=report(
             "results/figures/system_scatter.{metric}.png",
@@ -79,7 +76,7 @@ rule tables:
     input:
         rules.collect_system_level.output.tsv,
         rules.collect_exclusions.output[0],
-        expand("results/figures/system_scatter.{metric}.{ext}", metric=METRICS, ext=["png", "pdf"]),
+        expand("results/figures/system_scatter.{metric}.{ext}", metric=FIGURE_METRICS, ext=["png", "pdf"]),
 
 
 rule correlate_segment_level:

@@ -14,6 +14,8 @@ if len(set(SCORE_RULES.values())) != len(SCORE_RULES):
 
 
 for _metric_id, _rule_name in SCORE_RULES.items():
+    if _metric_id in EXTERNAL:
+        continue  # read from the user's files (below)
     _pairs = metric_pairs(_metric_id)
 
     rule:
@@ -42,6 +44,37 @@ for _metric_id, _rule_name in SCORE_RULES.items():
             runtime=240,
         script:
             "../scripts/score_segments.py"
+
+
+# A user's own metric (config's external_scores): its score files, checked against the prepared
+# datasets, become the study's score tables, so it takes part in every table, figure and Williams
+# group. Named like a scoring rule (`snakemake -R score_<id>` rereads the files).
+for _metric_id, _spec in EXTERNAL.items():
+    _pairs = metric_pairs(_metric_id)
+
+    rule:
+        name:
+            SCORE_RULES[_metric_id]
+        input:
+            segments=prepared("segments.parquet", _pairs),
+            scores=[_spec["segment"], *([_spec["system"]] if "system" in _spec else [])],
+        output:
+            segments=[f"results/scores/{d}/{lp}/{_metric_id}.seg.parquet" for d, lp in _pairs],
+            systems=[f"results/scores/{d}/{lp}/{_metric_id}.sys.tsv" for d, lp in _pairs],
+        params:
+            metric_id=_metric_id,
+            pairs=_pairs,
+        log:
+            f"results/logs/score_segments/{_metric_id}.log",
+        benchmark:
+            f"results/benchmarks/score_segments/{_metric_id}.tsv"
+        message:
+            f"Reading {_metric_id}'s scores of {len(_pairs)} dataset x language pairs"
+        resources:
+            mem_mb=2000,
+            runtime=10,
+        script:
+            "../scripts/import_external_scores.py"
 
 
 # Cached indexes of METEOR's large lexical resources (see mtmeta.metrics.meteor.indexes): built once,

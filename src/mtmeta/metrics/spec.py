@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mtmeta.metrics.base import Metric
+from mtmeta.metrics.external import ExternalScores
 
 
 @dataclass(frozen=True)
@@ -28,11 +29,17 @@ class MetricSpec:
     def higher_is_better(self) -> bool:
         from mtmeta import metrics
 
+        if self.name == ExternalScores.name:  # a user's metric says its direction
+            return bool(self.params.get("higher_is_better", True))
         return metrics.metric_class(self.name).higher_is_better
 
     def build(self, lang: str, tokenized: bool = False, resources: str = "resources") -> Metric:
         """The metric as the workflow scores a dataset in target language ``lang``
-        (:func:`mtmeta.metrics.get_for_dataset`)."""
+        (:func:`mtmeta.metrics.get_for_dataset`); for a user's metric, the object that turns its
+        segment scores into system scores."""
         from mtmeta import metrics
+
+        if self.name == ExternalScores.name:
+            return ExternalScores(self.id, self.higher_is_better)
 
         return metrics.get_for_dataset(self.name, lang, self.params, tokenized=tokenized, resources=resources)

@@ -42,7 +42,8 @@ def meng_test(r12: float, r13: float, r23: float, n: int, alpha: float = 0.05) -
     f = min(1.0, (1 - r23) / (2 * (1 - mean_r2)))
     h = (1 - f * mean_r2) / (1 - mean_r2)
     spread = np.sqrt(2 * (1 - r23) * h / (n - 3))
-    z = (z12 - z13) / spread
+    with np.errstate(divide="ignore", invalid="ignore"):  # r23 = 1 (the same ranking twice): undefined, NaN
+        z = (z12 - z13) / spread
     margin = stats.norm.ppf(1 - alpha / 2) * spread
     return TestResult(
         statistic=float(z),
@@ -59,9 +60,10 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> TestResult:
         raise ValueError(f"Williams' test needs n > 3, got {n}")
     det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
     rbar = (r12 + r13) / 2
-    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / np.sqrt(
-        2 * ((n - 1) / (n - 3)) * det + rbar**2 * (1 - r23) ** 3
-    )
+    with np.errstate(divide="ignore", invalid="ignore"):  # r23 = 1 (the same ranking twice): undefined, NaN
+        t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / np.sqrt(
+            2 * ((n - 1) / (n - 3)) * det + rbar**2 * (1 - r23) ** 3
+        )
     df = n - 3
     return TestResult(
         statistic=float(t),

@@ -1,0 +1,146 @@
+"""``mtmeta evaluate``: a user's own metric scores through the study's meta-evaluation, beside the
+built-in metrics, read from a finished study's ``results/`` (its prepared datasets and scores)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from mtmeta.data.external import PairData, check_against, file_digest, read_score_file
+from mtmeta.errors import MtmetaError
+from mtmeta.io import read_json, read_tsv
+from mtmeta.metaeval.external import Evaluation, evaluate_pair, segment_table, system_table
+from mtmeta.metrics.external import ExternalScores
+from mtmeta.metrics.spec import MetricSpec
+
+TABLES = ["system_level", "bootstrap", "segment_level", "williams", "meng", "ranks"]
+
+
+def signature_of(name: str, higher_is_better: bool, system_file, segment_file) -> str:
+    """Every setting behind the user's numbers: the id, the direction and each file's sha256 (12 digits)."""
+    parts = [f"external|id:{name}|higher_is_better:{str(higher_is_better).lower()}"]
+    for level, path in (("system", system_file), ("segment", segment_file)):
+        if path is not None:
+            parts.append(f"{level}:{file_digest(path)[:12]}")
+    return "|".join(parts)
+
+
+def pair_data(path: str | Path) -> PairData:
+    """The systems and segment ids of a prepared segment table."""
+    segments = pd.read_parquet(path, columns=["system", "seg_id"])
+    return PairData(tuple(sorted(segments["system"].unique())),
+                    tuple(int(s) for s in sorted(segments["seg_id"].unique())))
+
+
+def study_pairs(config: dict, results: Path, wanted) -> dict[tuple[str, str], PairData]:
+    """The systems and segment ids of each wanted dataset x language pair of the study (from its
+    prepared segment tables); a pair the config has but the results do not is an error."""
+    pairs = {}
+    for dataset, lp in wanted:
+        if dataset not in config["datasets"] or lp not in config["datasets"][dataset]["language_pairs"]:
+            continue  # check_against names the row and the pairs there are
+        path = results / "datasets" / dataset / lp / "segments.parquet"
+        if not path.is_file():
+            raise MtmetaError(f"{path} not found: evaluate reads a finished study (run `make study`, or "
+                              f"`snakemake {path}`), or pass --results DIR")
+        pairs[(dataset, lp)] = pair_data(path)
+    return pairs
+
+
+def read_user_scores(config: dict, pairs: dict[tuple[str, str], PairData] | Path, system_file, segment_file) -> dict:
+    """(dataset, lp) -> {"system": rows | None, "segment": rows | None}, every row checked against the
+    study's pairs (``pairs``, or those of a results directory)."""
+    if system_file is None and segment_file is None:
+        raise MtmetaError("give --system FILE, --segment FILE or both")
+    read = {level: read_score_file(path, level) for level, path in (("system", system_file),
+                                                                      ("segment", segment_file)) if path is not None}
+    wanted = dict.fromkeys(pair for rows in read.values() for pair in zip(rows["dataset"], rows["lp"], strict=True))
+    if isinstance(pairs, Path):
+        pairs = study_pairs(config, pairs, wanted)
+    all_pairs = {(d, lp): None for d, ds in config["datasets"].items() for lp in ds["language_pairs"]}
+    for level, rows in read.items():
+        check_against(rows, system_file if level == "system" else segment_file, level, {**all_pairs, **pairs})
+    if len(read) == 2:
+        in_system = set(zip(read["system"]["dataset"], read["system"]["lp"], strict=True))
+        in_segment = set(zip(read["segment"]["dataset"], read["segment"]["lp"], strict=True))
+        if in_system != in_segment:
+            raise MtmetaError(f"{system_file} and {segment_file} cover different dataset x language pairs "
+                              f"({sorted(in_system)} vs {sorted(in_segment)}); expected the same pairs in both")
+    return {pair: {level: rows[(rows["dataset"] == pair[0]) & (rows["lp"] == pair[1])] if level in read else None
+                   for level, rows in (("system", read.get("system")), ("segment", read.get("segment")))}
+            for pair in wanted}
+
+
+def builtin_scores(config: dict, results: Path, dataset: str, lp: str,
+                   against: list[str] | None = None) -> dict[str, tuple[pd.DataFrame, bool]]:
+    """The system scores and direction of the built-in metrics the study scores on a pair (or of those
+    of them named in ``against``)."""
+    from mtmeta.config import metric_spec, metrics_of
+
+    scored = metrics_of(config, dataset, lp)
+    unknown = [m for m in against or [] if m not in scored]
+    if unknown:
+        raise MtmetaError(f"--against {' '.join(unknown)}: not scored on {dataset} {lp}; expected some of: "
+                          f"{', '.join(scored)}")
+    found = {}
+    for metric_id in against or scored:
+        path = results / "scores" / dataset / lp / f"{metric_id}.sys.tsv"
+        if not path.is_file():
+            raise MtmetaError(f"{path} not found: the built-in metrics' scores come from a finished study "
+                              "(run `make study`), or pass --results DIR")
+        name, params = metric_spec(config, metric_id)
+        found[metric_id] = (read_tsv(path), MetricSpec(metric_id, name, params).higher_is_better)
+    return found
+
+
+def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, system_file=None, segment_file=None,
+             draws: int | None = None, seed: int | None = None, confidence: float = 0.95,
+             against: list[str] | None = None) -> dict[tuple[str, str], Evaluation]:
+    """Each dataset x language pair of the user's files, evaluated (:func:`evaluate_pair`)."""
+    metric = ExternalScores(name, higher_is_better, signature_of(name, higher_is_better, system_file, segment_file))
+    draws = config["bootstrap"]["draws"] if draws is None else draws
+    seed = config["bootstrap"]["seed"] if seed is None else seed
+    evaluations = {}
+    for (dataset, lp), rows in read_user_scores(config, results, system_file, segment_file).items():
+        pair_dir = results / "datasets" / dataset / lp
+        segments = segment_table(rows["segment"], metric) if rows["segment"] is not None else None
+        systems = system_table(metric, rows["system"], segments)
+        comparisons_path = pair_dir / "comparisons.parquet"
+        comparisons = pd.read_parquet(comparisons_path) if comparisons_path.is_file() else pd.DataFrame()
+        evaluations[(dataset, lp)] = evaluate_pair(
+            read_json(pair_dir / "summary.json"), read_tsv(pair_dir / "human_scores.tsv"), comparisons, metric,
+            systems, segments, builtin_scores(config, results, dataset, lp, against), draws=draws, seed=seed,
+            alpha=1 - confidence, level=config["significance_level"])
+    return evaluations
+
+
+def import_scores(config: dict, metric_id: str, segment_files: dict[tuple[str, str], str | Path]) -> dict:
+    """An ``external_scores`` id's files as the study's score tables: (dataset, lp) -> (segment table,
+    system table), every row checked against the prepared segment tables ``segment_files``."""
+    spec = config["external_scores"][metric_id]
+    higher = spec.get("higher_is_better", True)
+    metric = ExternalScores(metric_id, higher, signature_of(metric_id, higher, spec.get("system"), spec["segment"]))
+    pairs = {pair: pair_data(path) for pair, path in segment_files.items()}
+    tables = {}
+    for pair, rows in read_user_scores(config, pairs, spec.get("system"), spec["segment"]).items():
+        segments = segment_table(rows["segment"], metric)
+        systems = system_table(metric, rows["system"], segments)
+        tables[pair] = (segments, systems)
+    return tables
+
+
+def write_tables(evaluations: dict[tuple[str, str], Evaluation], out: Path) -> list[Path]:
+    """One TSV per table kind (every pair's rows), and notes.txt; the paths written."""
+    from mtmeta.io import write_text, write_tsv
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind in TABLES:
+        frames = [e.tables[kind] for e in evaluations.values() if kind in e.tables]
+        if frames:
+            write_tsv(pd.concat(frames, ignore_index=True), out / f"{kind}.tsv")
+            written.append(out / f"{kind}.tsv")
+    notes = [f"{d} {lp}: {note}" for (d, lp), e in evaluations.items() for note in e.notes]
+    write_text(out / "notes.txt", "".join(f"{note}\n" for note in notes))
+    return [*written, out / "notes.txt"]

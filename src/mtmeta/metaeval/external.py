@@ -1,0 +1,92 @@
+"""The study's meta-evaluation of a user's own metric on one dataset x language pair (``mtmeta
+evaluate``): the same tables the workflow writes for a built-in metric, with the built-in metrics
+of the pair beside it in the significance tests. Pure: tables in, tables out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from mtmeta.metaeval.bootstrap import bootstrap_table
+from mtmeta.metaeval.segment_level import segment_level_agreement
+from mtmeta.metaeval.significance import correlation_rows, ranks_table, williams_table
+from mtmeta.metaeval.system_level import primary_human_score, system_level_correlations
+from mtmeta.metrics.external import ExternalScores
+
+
+def segment_table(rows: pd.DataFrame, metric: ExternalScores) -> pd.DataFrame:
+    """A user's segment scores of one pair as the study's segment table (system, seg_id, score,
+    statistics, signature)."""
+    rows = rows.sort_values(["system", "seg_id"], kind="stable")
+    stats = metric.statistics(rows["score"].to_numpy())
+    table = pd.DataFrame(stats, columns=metric.stat_names)
+    table.insert(0, "score", metric.segment_scores(stats))
+    table.insert(0, "seg_id", rows["seg_id"].to_numpy())
+    table.insert(0, "system", rows["system"].to_numpy())
+    table["signature"] = metric.segment_signature()
+    return table
+
+
+def system_table(metric: ExternalScores, system_rows: pd.DataFrame | None,
+                 segments: pd.DataFrame | None) -> pd.DataFrame:
+    """The system scores: as the user gives them, else the mean of each system's segment scores."""
+    if system_rows is not None:
+        scores = system_rows.set_index("system")["score"].sort_index()
+    else:
+        scores = segments.groupby("system")[metric.stat_names].sum().pipe(
+            lambda totals: pd.Series(metric.score_totals(totals.to_numpy()), index=totals.index))
+    counts = segments.groupby("system").size() if segments is not None else pd.Series(dtype=int)
+    return pd.DataFrame({"system": scores.index, "metric": metric.metric_id, "score": scores.to_numpy(),
+                         "n_segments": [int(counts.get(s, 0)) for s in scores.index],
+                         "signature": metric.signature()})
+
+
+@dataclass
+class Evaluation:
+    """Every table of one pair, and notes on what could not be computed or how."""
+
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame, metric: ExternalScores,
+                  systems: pd.DataFrame, segments: pd.DataFrame | None, builtins: dict[str, tuple[pd.DataFrame, bool]],
+                  draws: int = 1000, seed: int = 12345, alpha: float = 0.05, level: float = 0.05) -> Evaluation:
+    """The meta-evaluation of ``metric`` (its ``systems`` table, and its ``segments`` table if the user
+    gave segment scores) beside ``builtins`` (metric id -> (system table, higher is better))."""
+    result = Evaluation()
+    name = metric.metric_id
+    if name in builtins:
+        raise ValueError(f"{name!r} is the id of a built-in metric of {summary['dataset']} {summary['lp']}; "
+                         "give your metric another name")
+    result.tables["system_level"] = system_level_correlations(summary, human, systems, name, metric.higher_is_better)
+    if segments is None:
+        result.notes.append("no segment scores: no bootstrap intervals (they resample segments) and no "
+                            "segment-level agreement")
+    else:
+        boot = bootstrap_table(summary, comparisons, human, {name: segments}, {name: metric}, draws, seed, alpha)
+        result.tables["bootstrap"] = boot
+        means = system_table(metric, None, segments).set_index("system")["score"]
+        given = systems.set_index("system")["score"].loc[means.index]
+        if not np.allclose(given.to_numpy(), means.to_numpy(), rtol=1e-9, atol=1e-12):
+            result.notes.append("the system scores are not the means of the segment scores: the bootstrap's "
+                                "point estimates and intervals are those of the segment means (the system_level "
+                                "table has the correlations of the given system scores)")
+        if not comparisons.empty:
+            result.tables["segment_level"] = segment_level_agreement(summary, comparisons, segments, name,
+                                                                     metric.higher_is_better)
+    human_score = primary_human_score(human)
+    tables = {name: systems, **{m: table for m, (table, _) in builtins.items()}}
+    directions = {name: metric.higher_is_better, **{m: better for m, (_, better) in builtins.items()}}
+    pairs = williams_table(summary, human, tables, directions, human_score)
+    result.tables["williams"] = pairs[(pairs["metric_1"] == name) | (pairs["metric_2"] == name)].reset_index(drop=True)
+    result.tables["ranks"] = ranks_table(summary, pairs, level)
+    signed = {m: table.assign(score=table["score"] * (1.0 if directions[m] else -1.0)) for m, table in tables.items()}
+    meng = correlation_rows(human, signed, baseline=name, human_score=human_score)
+    meng.insert(0, "human_score", human_score)
+    meng.insert(0, "lp", summary["lp"])
+    meng.insert(0, "dataset", summary["dataset"])
+    result.tables["meng"] = meng.rename(columns={"variant": "metric"})
+    return result
