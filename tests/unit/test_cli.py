@@ -96,6 +96,53 @@ def test_score_several_metrics_from_stdin_in_each_format(tmp_path, capsys, monke
     assert [float(line.split("\t")[1]) for line in segments[1:]] == pytest.approx(expected, abs=1e-6)
 
 
+def test_score_several_systems_with_confidence_and_paired_tests(tmp_path, capsys):
+    import json
+
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(30)]
+    refs = [" ".join(rng.choice(words, 8)) for _ in range(60)]
+    files = {"ref": refs, "base": [" ".join(["x", *r.split()[1:]]) for r in refs],
+             "better": [" ".join([*r.split()[:-1], "x"]) for r in refs],
+             "worse": [" ".join(r.split()[:3]) for r in refs]}
+    for name, lines in files.items():
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    hyps = [str(tmp_path / f"{name}.txt") for name in ("base", "better", "worse")]
+    common = ["score", "bleu", "chrf", "--ref", str(tmp_path / "ref.txt"), "--hyp", *hyps]
+    assert main([*common, "--paired-bs", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(row["system"].rsplit("/", 1)[1], row["metric"]) for row in rows] == [
+        ("base.txt", "bleu"), ("better.txt", "bleu"), ("worse.txt", "bleu"),
+        ("base.txt", "chrf"), ("better.txt", "chrf"), ("worse.txt", "chrf")]
+    assert rows[0]["p_value"] is None and rows[2]["p_value"] == pytest.approx(1 / 1001)  # far worse: never by chance
+    assert rows[0]["score"] == pytest.approx(sacrebleu.corpus_bleu(files["base"], [refs]).score, abs=1e-9)
+    assert rows[0]["signature"].endswith("|bs:1000|seed:12345")
+    assert main([*common, "--paired-ar", "--paired-ar-n", "200", "--seed", "7"]) == 0
+    text = capsys.readouterr().out
+    assert "Baseline: " in text and "approximate randomisation" in text and "|ar:200|seed:7" in text
+    assert main([*common[:-2], "--confidence", "--format", "tsv"]) == 0  # one system
+    table = capsys.readouterr().out.splitlines()
+    assert table[0] == "system\tmetric\tscore\tmean\tci\tp_value\tsignature" and len(table) == 3
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--paired-bs"], "--paired-bs compares systems with the first"),
+    (["--paired-bs", "--paired-ar"], "not allowed with argument"),
+    (["--level", "segment", "--confidence"], "--level segment scores one --hyp file"),
+    (["--paired-ar-n", "0"], "is not a positive integer"),
+])
+def test_score_rejects_unusable_test_options(tmp_path, capsys, extra, message):
+    (tmp_path / "a.txt").write_text("a b c\n")
+    argv = ["score", "bleu", "--ref", str(tmp_path / "a.txt"), "--hyp", str(tmp_path / "a.txt"), *extra]
+    try:
+        code = main(argv)
+    except SystemExit as exit_:  # argparse's own errors
+        code = exit_.code
+    assert code == 2 and message in capsys.readouterr().err
+
+
 def test_check_config(capsys):
     assert main(["check-config"]) == 0
     assert "valid; " in capsys.readouterr().out
