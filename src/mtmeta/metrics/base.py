@@ -7,8 +7,10 @@ are all computed from those rows, so nothing is re-tokenised or re-aligned twice
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
@@ -148,11 +150,63 @@ def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return totals
 
 
+@dataclass(frozen=True)
+class Score:
+    """A corpus score from texts (sacrebleu's ``corpus_score(hyps, [refs])`` habit): the value, the
+    signature of every setting behind it, and the segment statistics it came from."""
+
+    name: str
+    score: float
+    signature: str
+    statistics: np.ndarray = field(repr=False)
+
+    def __float__(self) -> float:
+        return self.score
+
+    def format(self, width: int = 4) -> str:
+        return f"{self.name} = {self.score:.{width}f}"
+
+    def __str__(self) -> str:
+        return f"{self.format()} {self.signature}"
+
+
+def _is_texts(value) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, str) and (len(value) == 0 or isinstance(value[0], str))
+
+
+def _accepting_texts(corpus_score: Callable) -> Callable:
+    """A subclass's ``corpus_score(stats) -> float``, also callable as ``corpus_score(hypotheses,
+    references) -> Score``: texts are turned into statistics first."""
+
+    @functools.wraps(corpus_score)
+    def wrapped(self, stats_or_hypotheses, references=None):
+        if references is None and not _is_texts(stats_or_hypotheses):
+            return corpus_score(self, stats_or_hypotheses)
+        if references is None:
+            raise TypeError(f"{self.name}.corpus_score(hypotheses, references): the references are missing; pass "
+                            "[refs] for one reference stream")
+        stats = self.stats(stats_or_hypotheses, references)
+        return Score(self.name, float(corpus_score(self, stats)), self.signature(), stats)
+
+    wrapped.accepts_texts = True
+    return wrapped
+
+
 class Metric(ABC):
-    """Base class. Subclasses set ``name`` and implement the four abstract methods."""
+    """Base class. Subclasses set ``name`` and implement the four abstract methods.
+
+    ``corpus_score`` takes statistics (a float), or, as sacrebleu's does, hypotheses and reference
+    streams (a :class:`Score` with the value, the signature and the statistics).
+    """
 
     name: ClassVar[str]
     higher_is_better: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("corpus_score")
+        if own is not None and not getattr(own, "accepts_texts", False):
+            cls.corpus_score = _accepting_texts(own)
 
     @property
     @abstractmethod
