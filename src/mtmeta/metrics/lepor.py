@@ -22,6 +22,13 @@ Statistics per segment: ``[c, r, aligned, npd]``, so weights, alpha and beta re-
 re-aligning. System level: ``system="mean-segments"`` (LEPOR-A, default) is the mean of segment
 scores; ``"mean-factors"`` (LEPOR-B) applies the formula to the mean LP, NPosPenal and HPR.
 One reference per segment, as the definition has.
+
+Long segments: the compiled backend (the default) aligns a pair in near-linear time (a 1 MB line in
+about a second; see ``lepor_kernel``); a pair whose alignment index would pass
+``lepor_kernel.INDEX_MAX_ENTRIES`` (a 3.3-million-word reference at window 2, or a wide window on a
+long line) is an error naming the segment. The Python backend, :func:`align` as written, is quadratic and
+refuses a hypothesis or reference longer than :data:`PYTHON_MAX_WORDS` words with an error naming
+the segment (it is the readable reference the compiled statistics are tested against).
 """
 
 from __future__ import annotations
@@ -34,12 +41,15 @@ import numpy as np
 
 from mtmeta import __version__
 from mtmeta.data.tokenize import tokenizer
-from mtmeta.errors import ConfigError
+from mtmeta.errors import ConfigError, MtmetaError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.params import Range
 
 BACKENDS = ("compiled", "python")
+# Longest hypothesis or reference (words, after tokenisation) the quadratic Python backend aligns
+# (about a second at this length for any text); six times the longest WMT12-14 segment (171 tokens).
+PYTHON_MAX_WORDS = 1000
 
 
 def align(hyp: list[str], ref: list[str], window: int = 2) -> list[tuple[int, int]]:
@@ -122,6 +132,13 @@ class HLEPOR(Metric):
         out = np.zeros((len(hypotheses), 4))
         for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
             h, r = self._tokenizer(hyp), self._tokenizer(ref or "")
+            for side, words in (("hypothesis", h), ("reference", r)):
+                if len(words) > PYTHON_MAX_WORDS:
+                    raise MtmetaError(
+                        f"{self.name}: segment {row + 1}: the {side} has {len(words):,} words (after tokenisation), "
+                        f"more than {PYTHON_MAX_WORDS:,}, the limit of backend=python, whose alignment is "
+                        f"quadratic in the length; use backend=compiled (the default, near-linear, the same "
+                        f"statistics) for long segments (docs/metrics.md, 'Long segments')")
             links = align(h, r, self.window)
             npd = sum(abs((i + 1) / len(h) - (j + 1) / len(r)) for i, j in links) / len(h) if links else 0.0
             out[row] = (len(h), len(r), len(links), npd)
@@ -137,9 +154,25 @@ class HLEPOR(Metric):
         words = [word_ids(self._tokenizer(text)) for text in texts]
         values, offsets, _ = ngrams.packed(words, len(word_ids.vocabulary))
         hyp_text, ref_text = np.asarray(hyp_text, dtype=np.int64), np.asarray(ref_text, dtype=np.int64)
-        aligned, npd = corpus_alignment(values, offsets, hyp_text, ref_text, self.window)
         lengths = np.diff(offsets)
+        self._check_index_size(lengths[hyp_text], lengths[ref_text])
+        aligned, npd = corpus_alignment(values, offsets, hyp_text, ref_text, self.window)
         return np.column_stack([lengths[hyp_text], lengths[ref_text], aligned, npd]).astype(float)
+
+    def _check_index_size(self, hyp_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
+        """Stop, naming the segment, where a long pair's alignment index would pass INDEX_MAX_ENTRIES
+        (only with very long references or wide windows: 3.3 million words at the default window)."""
+        from mtmeta.metrics.lepor_kernel import INDEX_MAX_ENTRIES, SCAN_LIMIT, index_entries
+
+        for row in np.flatnonzero(hyp_lengths * ref_lengths > SCAN_LIMIT):
+            c, r = int(hyp_lengths[row]), int(ref_lengths[row])
+            entries = index_entries(c, r, self.window)
+            if entries > INDEX_MAX_ENTRIES:
+                raise MtmetaError(
+                    f"{self.name}: segment {row + 1}: aligning its hypothesis of {c:,} words with its reference of "
+                    f"{r:,} words at window={self.window} needs an index of {entries:,} entries, more than the "
+                    f"limit of {INDEX_MAX_ENTRIES:,} (about 0.7 GB); use a smaller window or split the line "
+                    f"(docs/metrics.md, 'Long segments')")
 
     def combine(self, lp: np.ndarray, npp: np.ndarray, hpr: np.ndarray) -> np.ndarray:
         return harmonic([lp, npp, hpr], self.weights)

@@ -24,6 +24,12 @@ the jar's ``-norm`` (its normaliser, then lowercasing, source ``meteor_jar`` for
 prefixes), ``tokenize=whitespace, lowercase=True`` its ``-lower`` and ``tokenize=whitespace,
 lowercase=False`` the jar with neither option (words split at ASCII whitespace, case kept). The
 signature names the choice (``tok:13a|case:lc``, ``tok:meteor-norm-1.5|case:lc``, ...).
+
+Long segments (``max_words``, default :data:`MAX_WORDS`): Meteor's candidates are every pair of
+matching words, so alignment time and memory grow with the square of a segment's length (a
+2,000-word line takes about 2 s, an 8,000-word one a minute, a 1 MB line would need tens of GB of
+candidates). A hypothesis or reference with more words than ``max_words`` (after tokenisation) is
+an error naming the segment, never truncated; the longest real WMT12-14 segment has 171 tokens.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ import pandas as pd
 
 from mtmeta import __version__
 from mtmeta.data.tokenize import tokenizer
-from mtmeta.errors import ConfigError, FetchError
+from mtmeta.errors import ConfigError, FetchError, MtmetaError
 from mtmeta.lexicons.function_words import read_function_words
 from mtmeta.lexicons.mythes import MyThes
 from mtmeta.lexicons.paraphrases import (
@@ -74,6 +80,10 @@ BACKENDS = ("compiled", "python")
 JAR_TOKENIZERS = {"meteor-norm": "meteor-norm-1.5", "whitespace": "whitespace"}  # name -> signature
 JAR_SOURCE = "meteor_jar"  # the jar itself: its non-breaking prefix lists
 EXACT_EQUALITY = ("string", "java-hash")
+# Longest hypothesis or reference (in words, after tokenisation) that METEOR aligns; longer is an error.
+# Six times the longest segment of WMT12-14 (171 tokens, 13a), and aligned in about a second (a
+# pathological 1,000-word line of one repeated word: about 15 s). Alignment is quadratic beyond.
+MAX_WORDS = 1000
 
 
 def _source_path(resources: Path, source: str) -> Path:
@@ -95,7 +105,8 @@ def _read_thesaurus(path: str, lowercase: bool) -> MyThes:
 class METEOR(Metric):
     name = "meteor"
     PARAM_RANGES: ClassVar[dict] = {"alpha": Range(0, 1), "beta": Range(low=0), "gamma": Range(0, 1),
-                                    "delta": Range(0, 1), "beam": Range(low=1), "weights": Range(low=0)}
+                                    "delta": Range(0, 1), "beam": Range(low=1), "weights": Range(low=0),
+                                    "max_words": Range(low=1)}
 
     def __init__(self, lang: str | None = None, preset: str = "rank", modules: Sequence[str] | None = None,
                  weights: Sequence[float] | None = None, alpha: float | None = None, beta: float | None = None,
@@ -103,7 +114,7 @@ class METEOR(Metric):
                  beam: int = DEFAULT_BEAM, stemmer: str = "snowball", paraphrase: str | None = None,
                  paraphrase_filter: str | None = None, function_words: str = "meteor15",
                  tokenize: str = "13a", lowercase: bool = True, resources: str = "resources",
-                 backend: str = "compiled", exact_equality: str = "string"):
+                 backend: str = "compiled", exact_equality: str = "string", max_words: int = MAX_WORDS):
         if not lang:
             raise ConfigError("meteor needs the target language (lang=...)")
         self.lang = lang
@@ -150,6 +161,9 @@ class METEOR(Metric):
         # "java-hash": the jar's exact module compares words by Java's String.hashCode, so two words
         # with equal hashes ("daně"/"data") match there; an option, only to reproduce the jar exactly.
         self.exact_equality = exact_equality
+        if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
+            raise ConfigError(f"meteor: max_words must be a whole number >= 1, got {max_words!r}")
+        self.max_words = max_words  # not in the signature: it decides whether a score exists, never its value
         if tokenize == "meteor-norm" and lang not in normalize.LANGUAGES:
             raise ConfigError(f"meteor: tokenize=meteor-norm (Meteor 1.5's -norm) knows the languages "
                               f"{', '.join(normalize.LANGUAGES)}, not {lang!r}; use tokenize=whitespace or 13a")
@@ -358,6 +372,7 @@ class METEOR(Metric):
         hyps = [self._tokenizer(h) for h in hypotheses]
         refs = [[self._tokenize_reference(r) for r in segment if r is not None]
                 for segment in zip(*references, strict=True)]
+        self._check_lengths(hyps, references)
         aligner = self._aligner_for(refs)
         if self.backend == "python":
             pair_rows = [[self.segment_stats(aligner, hyp, ref) for ref in candidates]
@@ -376,6 +391,21 @@ class METEOR(Metric):
             elif len(rows):  # several references: the one with the best score, as Meteor 1.5 chooses
                 out[row] = rows[int(np.argmax(self.segment_scores(np.array(rows))))]
         return out
+
+    def _check_lengths(self, hyps: list[list[str]], references: Sequence[Sequence[str | None]]) -> None:
+        """Stop, naming the segment, at a hypothesis or reference longer than ``max_words`` words."""
+        for k, hyp in enumerate(hyps):
+            sides = [("hypothesis", hyp)] + [
+                ("reference" if len(references) == 1 else f"reference {n + 1}", self._tokenize_reference(stream[k]))
+                for n, stream in enumerate(references) if stream[k] is not None]
+            for side, words in sides:
+                if len(words) > self.max_words:
+                    raise MtmetaError(
+                        f"meteor: segment {k + 1}: the {side} has {len(words):,} words (after tokenisation), "
+                        f"more than max_words={self.max_words:,}. Meteor's alignment compares every pair of "
+                        f"words, so its time and memory grow with the square of the length; longer segments are "
+                        f"refused, not truncated. Split the line into sentences, or raise max_words "
+                        f"(docs/metrics.md, 'Long segments')")
 
     def _word_ids(self, words: list[str]) -> np.ndarray:
         """Ids of a flat list of words, registering each new word's stem, synsets and function-word flag."""

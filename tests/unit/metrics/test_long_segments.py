@@ -1,0 +1,155 @@
+"""Long lines (the issue: "one 1 MB line makes METEOR and hLEPOR run for minutes"): hLEPOR aligns
+them in near-linear time with the same statistics; METEOR, whose alignment is quadratic by
+definition, refuses a segment past ``max_words`` with an error naming the segment, never truncating.
+
+The 1 MB lines run in a subprocess with a generous timeout: the old code took minutes on them (and
+METEOR tens of GB), the new code needs seconds."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from mtmeta import metrics
+from mtmeta.errors import ConfigError, MtmetaError
+from mtmeta.metrics import lepor, lepor_kernel
+from mtmeta.metrics import meteor as meteor_module
+from mtmeta.metrics.lepor import align
+
+TIMEOUT = 60  # seconds for a 1 MB line; it takes about 2 s (the old code: several minutes)
+
+
+def run_python(script: str) -> str:
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def words(n: int, seed: int = 0, vocabulary: int = 50) -> str:
+    rng = np.random.default_rng(seed)
+    return " ".join(f"w{k}" for k in rng.integers(0, vocabulary, size=n))
+
+
+def meteor(**params):
+    return metrics.get("meteor", lang="en", modules=["exact"], function_words="none", tokenize="none", **params)
+
+
+# -- METEOR: a documented limit -------------------------------------------------------------------
+
+def test_meteor_refuses_a_1mb_line_within_seconds_naming_segment_length_and_limit():
+    out = run_python(
+        "from mtmeta import metrics\n"
+        "from mtmeta.errors import MtmetaError\n"
+        "line = ' '.join(['the cat sat on the mat .', 'a dog barked at it'] * 40000)\n"
+        "assert len(line.encode()) > 1_000_000\n"
+        "metric = metrics.get('meteor', lang='en', modules=['exact'], function_words='none')\n"
+        "try:\n"
+        "    metric.stats(['a short one', line], [['a short one', line]])\n"
+        "except MtmetaError as exc:\n"
+        "    print(exc)\n"
+    )
+    assert out.startswith(f"meteor: segment 2: the hypothesis has 480,000 words (after tokenisation), "
+                          f"more than max_words={meteor_module.MAX_WORDS:,}.")
+    assert "'Long segments'" in out and "not truncated" in out
+
+
+def test_meteor_scores_up_to_max_words_and_refuses_one_more():
+    assert meteor_module.MAX_WORDS == 1000  # documented in docs/metrics.md
+    metric = meteor()
+    at_limit = words(1000)
+    stats = metric.stats([at_limit], [[words(1000, seed=1)]])
+    assert stats[0, :2].tolist() == [1000, 1000]
+    with pytest.raises(MtmetaError, match=r"^meteor: segment 2: the hypothesis has 1,001 words \(after "
+                                          r"tokenisation\), more than max_words=1,000\."):
+        metric.stats(["a b", at_limit + " x"], [["a b", at_limit]])
+
+
+def test_meteor_names_the_reference_and_its_stream():
+    metric = meteor(max_words=3)
+    with pytest.raises(MtmetaError, match=r"^meteor: segment 1: the reference has 4 words .* max_words=3\."):
+        metric.stats(["a b c"], [["a b c d"]])
+    with pytest.raises(MtmetaError, match=r"^meteor: segment 2: the reference 2 has 5 words "):
+        metric.stats(["a", "b"], [["a", "b"], [None, "b b b b b"]])
+    assert metric.stats(["a b c"], [["a b c"]])[0, :2].tolist() == [3, 3]  # at the limit: scored
+
+
+@pytest.mark.parametrize("value", [0, -1, 2.5, True])
+def test_meteor_max_words_is_a_checked_parameter(value):
+    with pytest.raises(ConfigError, match="max_words"):
+        meteor(max_words=value)
+
+
+def test_meteor_max_words_is_not_in_the_signature():
+    assert meteor(max_words=5).signature() == meteor().signature()
+
+
+# -- hLEPOR: near-linear, the same statistics -------------------------------------------------------
+
+def test_hlepor_scores_a_1mb_line_within_seconds():
+    # One line of two alternating words: every reference word is a candidate of half the hypothesis,
+    # the old scan's worst case (minutes); the indexed alignment takes well under a second.
+    out = run_python(
+        "from mtmeta import metrics\n"
+        "hyp, ref = 'a b ' * 260000, 'b a ' * 260000\n"
+        "assert len(hyp.encode()) > 1_000_000\n"
+        "for name in ('hlepor', 'lepor'):\n"
+        "    metric = metrics.get(name, lang='en')\n"
+        "    print(metric.stats([hyp, 'a b'], [[ref, 'a b']])[:, :3].tolist())\n"
+    )
+    assert out.split("\n")[:2] == ["[[520000.0, 520000.0, 520000.0], [2.0, 2.0, 2.0]]"] * 2
+
+
+@pytest.mark.parametrize("window", [0, 1, 2, 3, 6])
+def test_indexed_alignment_equals_the_scan_and_align(window):
+    """The index long pairs use (forced here with scan_limit=0) gives the scan's statistics bit for
+    bit, and align()'s: random text over small vocabularies (many candidates, contexts deciding,
+    ties in relative position), empty texts, lengths up to 300."""
+    rng = np.random.default_rng(window)
+    texts = []
+    for _ in range(400):
+        vocabulary = int(rng.integers(1, 10))
+        texts.append(rng.integers(0, vocabulary, size=int(rng.integers(0, [12, 40, 300][len(texts) % 3]))))
+    values = np.concatenate(texts).astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum([len(t) for t in texts])]).astype(np.int64)
+    hyp_text = rng.integers(0, len(texts), size=1000).astype(np.int64)
+    ref_text = rng.integers(0, len(texts), size=1000).astype(np.int64)
+    scanned = lepor_kernel.corpus_alignment(values, offsets, hyp_text, ref_text, window)
+    indexed = lepor_kernel.corpus_alignment(values, offsets, hyp_text, ref_text, window, 0)
+    assert scanned[0].tobytes() == indexed[0].tobytes() and scanned[1].tobytes() == indexed[1].tobytes()
+    assert (indexed[0] > 20).sum() > 100
+    for p in range(0, 1000, 7):
+        hyp, ref = texts[hyp_text[p]].tolist(), texts[ref_text[p]].tolist()
+        links = align(hyp, ref, window)
+        npd = sum(abs((i + 1) / len(hyp) - (j + 1) / len(ref)) for i, j in links) / len(hyp) if links else 0.0
+        assert (indexed[0][p], indexed[1][p]) == (len(links), npd)
+
+
+def test_hlepor_long_segment_through_the_metric_equals_the_python_reference():
+    # 1,000 x 1,100 words: past the scan limit, so the compiled backend takes the index.
+    assert 1000 * 1100 > lepor_kernel.SCAN_LIMIT
+    hyp, ref = words(1000, seed=2, vocabulary=30), words(1100, seed=3, vocabulary=30)
+    compiled = metrics.get("hlepor", lang="en").stats([hyp], [[ref]])
+    links = align(hyp.split(), ref.split())
+    npd = sum(abs((i + 1) / 1000 - (j + 1) / 1100) for i, j in links) / 1000
+    assert compiled[0].tolist() == [1000, 1100, len(links), npd]
+
+
+def test_hlepor_python_backend_refuses_long_segments_naming_them():
+    metric = metrics.get("hlepor", lang="en", backend="python")
+    assert lepor.PYTHON_MAX_WORDS == 1000  # documented in docs/metrics.md
+    long = words(1001)
+    with pytest.raises(MtmetaError, match=r"^hlepor: segment 2: the reference has 1,001 words \(after tokenisation\), "
+                                          r"more than 1,000, the limit of backend=python.*use backend=compiled"):
+        metric.stats(["a", "a b"], [["a", long]])
+    assert metric.stats([words(1000)], [["w1"]])[0, 0] == 1000
+
+
+def test_hlepor_index_past_its_size_limit_is_an_error_naming_the_segment():
+    # Only a wide window makes it happen at this length (at window 2: a 3.3-million-word reference).
+    hyp, ref = words(5000, seed=4), " ".join(f"r{k}" for k in range(5000))
+    assert metrics.get("hlepor", lang="en", window=2).stats([hyp], [[ref]])[0, 2] == 0
+    with pytest.raises(MtmetaError, match=r"^hlepor: segment 2: aligning its hypothesis of 5,000 words with its "
+                                          r"reference of 5,000 words at window=5000 needs an index of 25,000,000 "
+                                          r"entries, more than the limit of 16,777,216"):
+        metrics.get("hlepor", lang="en", window=5000).stats(["a", hyp], [["a", ref]])
