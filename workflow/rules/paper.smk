@@ -172,6 +172,8 @@ if SOFTBLEU:
             system_level=rules.collect_system_level.output.tsv,
             segment_level=rules.collect_segment_level.output.tsv,
             williams=[f"results/significance/{d}/{lp}/williams.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+            # The figure's intervals.
+            bootstrap=[f"results/correlations/{d}/{lp}/system_bootstrap.tsv" for d, lp in SYSTEM_LEVEL_LPS],
             embeddings=expand(
                 "results/embeddings/{model}/{lang}/training.json",
                 model=list(EMBEDDINGS)[:1],

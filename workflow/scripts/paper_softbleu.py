@@ -18,7 +18,9 @@ def main(snakemake):
     write_text(outputs.markdown, softbleu_markdown(table))
     models = [(read_json(path), read_tsv(Path(path).with_name("neighbours.tsv"))) for path in inputs.embeddings]
     write_text(outputs.embeddings, embeddings_markdown(models))
-    softbleu_figure(table, [outputs.png, outputs.pdf])
+    # The figure draws each Pearson with its bootstrap interval (the study's system_bootstrap.tsv).
+    softbleu_figure(table, [outputs.png, outputs.pdf], bootstrap=read_tsvs(inputs.bootstrap),
+                    baseline=params.baseline)
 
 
 main(snakemake)  # noqa: F821

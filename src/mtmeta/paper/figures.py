@@ -9,14 +9,57 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 HUMAN_LABELS = {"gt_others": "human: > others", "ge_others": "human: ≥ others", "expected_wins": "human: expected wins",
                 "official": "human: official score"}
 
+# Every correlation heatmap uses this fixed scale, so a colour means the same value in every panel
+# and every figure (a diverging map: red negative, white 0, blue positive).
+CORRELATION_RANGE = (-1.0, 1.0)
+CORRELATION_CMAP = "RdBu"
+# Smallest font (points) of any text a reader has to read; at the saved 150 dpi, 6 pt is 12.5 px.
+MIN_FONT = 6.0
+
+
+def relative_luminance(color) -> float:
+    """WCAG 2 relative luminance of a matplotlib colour (0 black, 1 white)."""
+    from matplotlib.colors import to_rgb
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in to_rgb(color))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a, b) -> float:
+    """WCAG 2 contrast ratio of two colours (1 to 21; 4.5 is the minimum for small text)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_color_on(background) -> str:
+    """Black or white, whichever contrasts more with ``background`` (at least 4.58:1)."""
+    return "black" if contrast_ratio("black", background) >= contrast_ratio("white", background) else "white"
+
+
+def cell_edges(values) -> np.ndarray:
+    """Edges of the cells centred on sorted grid ``values`` (half a step beyond the first and last)."""
+    v = np.asarray(values, dtype=float)
+    if len(v) == 1:
+        half = 0.5 if v[0] == 0 else 0.5 * abs(v[0])
+        return np.array([v[0] - half, v[0] + half])
+    mids = (v[1:] + v[:-1]) / 2
+    return np.concatenate([[v[0] - (mids[0] - v[0])], mids, [v[-1] + (v[-1] - mids[-1])]])
+
 
 def save(fig, outputs: list[str | Path]) -> None:
-    """Write a figure to every path (PNG / PDF) without timestamps, so reruns give identical files."""
+    """Write a figure to every path (PNG / PDF) without timestamps, so reruns give identical files.
+
+    The figure is closed (released by pyplot) but stays a complete object: the plotting functions
+    return it so that tests can inspect what a reader sees."""
     for path in outputs:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         metadata = {"CreationDate": None} if str(path).endswith(".pdf") else {"Software": None}
@@ -24,7 +67,7 @@ def save(fig, outputs: list[str | Path]) -> None:
     plt.close(fig)
 
 
-def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs: list[str | Path]) -> None:
+def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs: list[str | Path]):
     """One panel per dataset x lp: metric score (y) against human system score (x), r in the title.
 
     Each panel dict has ``title`` and ``table`` (columns ``system, score, <human_score>``) and ``pearson``;
@@ -37,54 +80,113 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
         table: pd.DataFrame = panel["table"]
         x = panel.get("human_score", human_score)
         ax.scatter(table[x], table["score"], s=18, color="tab:blue")
+        ax.margins(x=0.08, y=0.1)  # room for the labels of the outermost points
         for _, row in table.iterrows():
-            ax.annotate(str(row["system"])[:14], (row[x], row["score"]), fontsize=5, alpha=0.7,
-                        xytext=(2, 2), textcoords="offset points")
+            ax.annotate(str(row["system"])[:14], (row[x], row["score"]), fontsize=MIN_FONT, color="0.2",
+                        xytext=LABEL_OFFSETS[0][:2], textcoords="offset points", ha=LABEL_OFFSETS[0][2],
+                        va=LABEL_OFFSETS[0][3])
         ax.set_title(f"{panel['title']}\nr = {panel['pearson']:.3f}, n = {len(table)}", fontsize=8)
         ax.set_xlabel(panel.get("human_label", HUMAN_LABELS.get(x, x)), fontsize=7)
         ax.set_ylabel(metric_id, fontsize=7)
-        ax.tick_params(labelsize=6)
+        ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
     fig.tight_layout()
+    for ax in list(axes.flat)[:len(panels)]:
+        place_labels(ax)
     save(fig, outputs)
+    return fig
 
 
-def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs: list[str | Path]) -> None:
+# Where a point's label may go (offset in points, horizontal and vertical alignment), first choice first.
+LABEL_OFFSETS = [(3, 3, "left", "bottom"), (3, -3, "left", "top"), (-3, 3, "right", "bottom"),
+                 (-3, -3, "right", "top"), (3, 10, "left", "bottom"), (3, -10, "left", "top"),
+                 (-3, 10, "right", "bottom"), (-3, -10, "right", "top")]
+
+
+def place_labels(ax) -> None:
+    """Move each point label of ``ax`` (its annotations) to the first of ``LABEL_OFFSETS`` where it
+    overlaps no point, no label placed before it, and stays inside the axes; where none is free, to the one
+    overlapping least. Greedy, in the order the labels were added; run after the layout is final."""
+    from matplotlib.transforms import Bbox
+
+    renderer = ax.figure.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    # The points themselves are obstacles too (a square of the marker's size around each).
+    radius = 2.2 * ax.figure.dpi / 72  # s=18 markers: about 4.2 points across
+    placed = [Bbox.from_extents(px - radius, py - radius, px + radius, py + radius)
+              for collection in ax.collections for px, py in ax.transData.transform(collection.get_offsets())]
+
+    def overlap(a, b) -> float:
+        w = min(a.x1, b.x1) - max(a.x0, b.x0)
+        h = min(a.y1, b.y1) - max(a.y0, b.y0)
+        return w * h if w > 0 and h > 0 else 0.0
+
+    for label in ax.texts:
+        if not hasattr(label, "xyann"):
+            continue
+        best = None
+        for dx, dy, ha, va in LABEL_OFFSETS:
+            label.xyann = (dx, dy)
+            label.set_ha(ha)
+            label.set_va(va)
+            box = label.get_window_extent(renderer)
+            outside = (box.width * box.height) - overlap(box, frame)
+            cost = sum(overlap(box, other) for other in placed) + outside
+            if best is None or cost < best[0]:
+                best = (cost, (dx, dy, ha, va), box)
+            if cost == 0:
+                break
+        _, (dx, dy, ha, va), box = best
+        label.xyann = (dx, dy)
+        label.set_ha(ha)
+        label.set_va(va)
+        placed.append(box)
+
+
+def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs: list[str | Path]):
     """One panel per target (dataset x lp x statistic), on all segments.
 
-    Two parameters: a heatmap of the first (rows) by the second (columns). One parameter: a curve.
+    Two parameters: a heatmap of the first (rows) by the second (columns), each cell centred on its
+    grid value, the best cell starred (fully visible also on the grid's edge); the colour bar is the
+    panel's own statistic over its own range. One parameter: a curve.
     """
-    import numpy as np
-
     table = table[table["split"] == "all"]
     targets = list(table.groupby(["dataset", "lp", "statistic"], sort=False))
     columns = min(4, len(targets))
     rows = math.ceil(len(targets) / columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(3.8 * columns, 3.2 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.8 * columns, 3.2 * rows + 0.3), squeeze=False,
+                             layout="constrained")
     for ax, ((dataset, lp, statistic), group) in zip(axes.flat, targets, strict=False):
         if len(parameters) == 2:
             grid = group.pivot_table(index=parameters[0], columns=parameters[1], values="value")
-            image = ax.imshow(grid.to_numpy(), origin="lower", aspect="auto", cmap="viridis",
-                              extent=[grid.columns.min(), grid.columns.max(), grid.index.min(), grid.index.max()])
-            best = np.unravel_index(np.nanargmax(grid.to_numpy()), grid.shape)
-            ax.plot(grid.columns[best[1]], grid.index[best[0]], "r*", markersize=10)
+            values = grid.to_numpy(dtype=float)
+            # Cells centred on the grid values: the edge settings get whole cells, and the axes
+            # reach half a step beyond them, so a star on the first or last setting is not clipped.
+            mesh = ax.pcolormesh(cell_edges(grid.columns), cell_edges(grid.index), np.ma.masked_invalid(values),
+                                 cmap="viridis", shading="flat")
+            best = np.unravel_index(np.nanargmax(values), grid.shape)
+            ax.plot(grid.columns[best[1]], grid.index[best[0]], marker="*", color="red", markeredgecolor="white",
+                    markeredgewidth=0.8, markersize=12, linestyle="none", clip_on=False, zorder=5,
+                    label=f"best {parameters[0]} {grid.index[best[0]]:g}, {parameters[1]} {grid.columns[best[1]]:g}")
             ax.set_xlabel(parameters[1], fontsize=7)
             ax.set_ylabel(parameters[0], fontsize=7)
-            fig.colorbar(image, ax=ax, fraction=0.046)
+            bar = fig.colorbar(mesh, ax=ax, fraction=0.046)
+            bar.set_label(statistic, fontsize=7)
+            bar.ax.tick_params(labelsize=MIN_FONT + 1)
         else:
             ax.plot(group[parameters[0]], group["value"], marker="o", markersize=3)
             ax.set_xlabel(parameters[0], fontsize=7)
         ax.set_title(f"{dataset} {lp}: {statistic}", fontsize=8)
-        ax.tick_params(labelsize=6)
+        ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(targets):]:
         ax.set_visible(False)
-    fig.suptitle(title, fontsize=9)
-    fig.tight_layout()
+    fig.suptitle(title + ("\n(star: best setting)" if len(parameters) == 2 else ""), fontsize=9)
     save(fig, outputs)
+    return fig
 
 
-def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, outputs: list[str | Path]) -> None:
+def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, outputs: list[str | Path]):
     """Seed 001's two sweeps: ours (and ours read with alpha mirrored) beside the reported accuracies."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
     rows = alpha_table[alpha_table["row"].str.startswith("alpha ")]
@@ -107,39 +209,63 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
         ax.tick_params(labelsize=7)
     fig.tight_layout()
     save(fig, outputs)
+    return fig
 
 
-def overview_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
-    """Seed 003's overview as two heatmaps: system-level Pearson (with > others; the top Williams
-    group starred) and segment-level tau, metrics by dataset and language pair."""
-    import numpy as np
+def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
+    """Seed 003's overview as two heatmaps, one above the other: system-level Pearson (with > others,
+    or the official score where a pair has no judgments; the top Williams group starred) and
+    segment-level tau, metrics by dataset and language pair.
+
+    Both share one fixed colour scale (``CORRELATION_RANGE``, stated on the colour bar), so a colour
+    means the same correlation in both panels and in every run; every cell prints its value in black
+    or white, whichever contrasts more with the cell; grey cells have no value. The figure grows
+    with the number of metrics and columns, so cells and their text keep one size."""
+    from matplotlib import colormaps
+    from matplotlib.colors import Normalize
 
     table = table.assign(column=table["dataset"] + " " + table["lp"])
     columns = list(dict.fromkeys(table["column"]))
     metrics = list(dict.fromkeys(table["metric"]))
-    fig, axes = plt.subplots(1, 2, figsize=(max(8.0, 0.9 * len(columns) + 3) * 1.6, 0.32 * len(metrics) + 2.2))
-    for ax, value, title in ((axes[0], "pearson", "system-level Pearson with > others"),
-                             (axes[1], "segment_tau", "segment-level Kendall tau (the year's WMT variant)")):
+    cell_w, cell_h = 0.5, 0.3  # inches per cell: room for "-0.12*" at MIN_FONT + 0.5
+    label_w = 0.08 * max(len(m) for m in metrics) + 0.5
+    label_h = 0.075 * max(len(c) for c in columns) + 0.4
+    panel_h = cell_h * len(metrics) + label_h + 0.45
+    fig, axes = plt.subplots(2, 1, figsize=(label_w + cell_w * len(columns) + 1.3, 2 * panel_h),
+                             layout="constrained")
+    cmap = colormaps[CORRELATION_CMAP].with_extremes(bad="0.72")
+    norm = Normalize(*CORRELATION_RANGE)
+    for ax, value, title in (
+            (axes[0], "pearson", "system-level Pearson with > others (official score where a pair has no "
+                                 "judgments); * top Williams group"),
+            (axes[1], "segment_tau", "segment-level Kendall tau (the year's WMT variant)")):
         grid = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
-            index=metrics, columns=columns)
-        image = ax.imshow(grid.to_numpy(dtype=float), aspect="auto", cmap="viridis")
-        fig.colorbar(image, ax=ax, fraction=0.03)
-        ax.set_xticks(range(len(columns)), columns, rotation=60, ha="right", fontsize=6)
-        ax.set_yticks(range(len(metrics)), metrics, fontsize=6)
-        ax.set_title(title, fontsize=8)
+            index=metrics, columns=columns).to_numpy(dtype=float)
+        image = ax.imshow(np.ma.masked_invalid(grid), aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
+        ax.set_xticks(range(len(columns)), columns, rotation=60, ha="right", rotation_mode="anchor",
+                      fontsize=MIN_FONT + 1)
+        ax.set_yticks(range(len(metrics)), metrics, fontsize=MIN_FONT + 1)
+        ax.tick_params(length=2)
+        ax.set_title(title, fontsize=9)
+        top = set()
         if value == "pearson":
-            top = table[table["williams_rank"] == 1]
-            for _, row in top.iterrows():
-                ax.text(columns.index(row["column"]), metrics.index(row["metric"]), "*", ha="center",
-                        va="center", color="red", fontsize=8)
-        for (i, j), v in np.ndenumerate(grid.to_numpy(dtype=float)):
+            ranked = table[table["williams_rank"] == 1]
+            top = set(zip(ranked["metric"], ranked["column"], strict=True))
+        for (i, j), v in np.ndenumerate(grid):
             if np.isfinite(v):
-                ax.text(j, i + 0.3, f"{v:.2f}", ha="center", va="center", color="white", fontsize=4)
-    fig.tight_layout()
+                star = "*" if (metrics[i], columns[j]) in top else ""
+                shown = 0.0 if round(v, 2) == 0 else v  # no "-0.00"
+                ax.text(j, i, f"{shown:.2f}{star}", ha="center", va="center", fontsize=MIN_FONT + 0.5,
+                        color=text_color_on(cmap(norm(v))))
+    bar = fig.colorbar(image, ax=list(axes), fraction=0.03, pad=0.01, shrink=0.6)
+    low, high = CORRELATION_RANGE
+    bar.set_label(f"correlation (fixed scale {low:g} to {high:g} in both panels; grey: no value)", fontsize=8)
+    bar.ax.tick_params(labelsize=MIN_FONT + 1)
     save(fig, outputs)
+    return fig
 
 
-def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list[str | Path]) -> None:
+def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list[str | Path]):
     """Seed 002's appendix figure: correlation against the share of paraphrase pairs kept, per ranking."""
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
     for ranking, rows in table.groupby("ranking", sort=False):
@@ -151,29 +277,76 @@ def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list
     ax.legend(fontsize=8)
     fig.tight_layout()
     save(fig, outputs)
+    return fig
 
 
-def softbleu_figure(table: pd.DataFrame, outputs: list[str | Path]) -> None:
-    """System-level Pearson of BLEU and each softened variant, per dataset and language pair."""
+def softbleu_figure(table: pd.DataFrame, outputs: list[str | Path], bootstrap: pd.DataFrame | None = None,
+                    human_score: str = "gt_others", baseline: str | None = None):
+    """System-level Pearson of BLEU and each softened variant with its bootstrap interval, one panel
+    per dataset and language pair.
+
+    Points with error bars, not bars: each panel's y-axis spans its own points and intervals (it
+    does not start at 0, and says so), so a difference of 0.01 between metrics is visible beside
+    the uncertainty. The intervals are ``bootstrap``'s ``pearson_low`` / ``pearson_high`` for
+    ``human_score`` (the study's ``system_bootstrap.tsv`` rows), else the table's own columns of
+    those names. The dashed line is ``baseline``'s Pearson (default: the table's first metric)."""
     system = table.dropna(subset=["pearson"])
-    labels = list(dict.fromkeys(f"{d}\n{lp}" for d, lp in zip(system["dataset"], system["lp"], strict=True)))
+    level = "95%"
+    if bootstrap is not None:
+        bootstrap = bootstrap[bootstrap["human_score"] == human_score]
+        if "confidence" in bootstrap and bootstrap["confidence"].nunique() == 1:
+            level = f"{float(bootstrap['confidence'].iloc[0]):.0%}"
+        intervals = bootstrap[["dataset", "lp", "metric", "pearson_low", "pearson_high"]]
+        system = system.drop(columns=["pearson_low", "pearson_high"], errors="ignore").merge(
+            intervals, on=["dataset", "lp", "metric"], how="left")
+    has_intervals = {"pearson_low", "pearson_high"} <= set(system.columns)
+    pairs = list(dict.fromkeys(zip(system["dataset"], system["lp"], strict=True)))
     metrics = list(dict.fromkeys(system["metric"]))
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.45 * len(labels)), 3.8))
-    width = 0.8 / len(metrics)
-    for k, metric in enumerate(metrics):
-        rows = system[system["metric"] == metric]
-        x = [labels.index(f"{d}\n{lp}") + (k - (len(metrics) - 1) / 2) * width
-             for d, lp in zip(rows["dataset"], rows["lp"], strict=True)]
-        ax.bar(x, rows["pearson"], width=width, label=metric)
-    ax.set_xticks(range(len(labels)), labels, fontsize=6)
-    ax.set_ylabel("Pearson r with > others")
-    ax.set_ylim(min(0.0, float(system["pearson"].min()) - 0.05), 1.0)
-    ax.legend(fontsize=7, ncols=len(metrics))
-    fig.tight_layout()
+    baseline = baseline if baseline in metrics else metrics[0]
+    columns = min(5, len(pairs))
+    rows = math.ceil(len(pairs) / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(2.3 * columns, 1.9 * rows + 0.9), squeeze=False,
+                             layout="constrained")
+    for ax, (dataset, lp) in zip(axes.flat, pairs, strict=False):
+        rows_ = system[(system["dataset"] == dataset) & (system["lp"] == lp)].set_index("metric")
+        for k, metric in enumerate(metrics):
+            if metric not in rows_.index:
+                continue
+            row = rows_.loc[metric]
+            y = float(row["pearson"])
+            if has_intervals and pd.notna(row["pearson_low"]) and pd.notna(row["pearson_high"]):
+                error = [[y - float(row["pearson_low"])], [float(row["pearson_high"]) - y]]
+            else:
+                error = None
+            ax.errorbar([k], [y], yerr=error, fmt="o", color=f"C{k}", markersize=4, capsize=2.5, elinewidth=1,
+                        label=metric)
+        if baseline in rows_.index:
+            ax.axhline(float(rows_.loc[baseline, "pearson"]), color="0.5", linestyle="--", linewidth=0.8, zorder=0)
+        n = rows_["n_systems"].dropna() if "n_systems" in rows_ else pd.Series(dtype=float)
+        ax.set_title(f"{dataset} {lp}" + (f" ({int(n.iloc[0])} systems)" if len(n) else ""), fontsize=8)
+        ax.set_xticks([])
+        ax.set_xlim(-0.6, len(metrics) - 0.4)
+        ax.tick_params(labelsize=MIN_FONT + 1)
+        ax.grid(axis="y", color="0.92")
+    for ax in list(axes.flat)[len(pairs):]:
+        ax.set_visible(False)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("Pearson r", fontsize=8)
+    legend = {}  # every metric once, also if the first panel lacks one
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            legend.setdefault(label, handle)
+    legend = {m: legend[m] for m in metrics if m in legend}
+    fig.legend(list(legend.values()), list(legend), loc="outside lower center", ncols=len(metrics), fontsize=8,
+               frameon=False)
+    interval = f"{level} bootstrap interval (bars), " if has_intervals else ""
+    fig.suptitle(f"System-level Pearson with > others: {interval}dashed line {baseline}; "
+                 "each panel's y-axis spans its own values and does not start at 0", fontsize=9)
     save(fig, outputs)
+    return fig
 
 
-def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[str]) -> None:
+def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[str]):
     """One panel per metric of ``metrics``: the Pearson of each changed factor (dots), the default
     (line) and its bootstrap interval (band)."""
     shown = table[table["metric"].isin(metrics) & ~table["factor"].isin(["default", "bootstrap"])]
@@ -206,3 +379,4 @@ def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[st
     dataset, lp = table["dataset"].iloc[0], table["lp"].iloc[0]
     fig.suptitle(f"{dataset} {lp}: Pearson when one factor changes", fontsize=11)
     save(fig, [output])
+    return fig
