@@ -8,7 +8,7 @@ CORES  ?= 2
 # Hash randomisation is fixed so that set iteration order (and gensim, later) is reproducible.
 export PYTHONHASHSEED := 0
 
-.PHONY: study test setup lint clean-results check-results study-timing
+.PHONY: study test setup lint clean-results check-results study-timing test-cluster
 
 setup: $(VENV)/.installed
 
@@ -36,6 +36,12 @@ study-timing: setup
 test: setup
 	$(BIN)/ruff check src tests workflow/scripts benchmarks tools
 	$(BIN)/python -m pytest --durations=20
+
+# Scale-out, tested for real: as root, install Debian's slurm-wlm and munge if missing, start a one-node SLURM
+# cluster on this host, run the tiny synthetic study locally and through profiles/slurm, compare every output
+# byte for byte, stop the cluster (tools/test_cluster.py; docs/workflow.md#testing-scale-out).
+test-cluster: setup
+	$(BIN)/python tools/test_cluster.py
 
 # ruff, then `snakemake --lint` through tools/lint_workflow.py, which fails on every lint except the
 # conda/container one (one pinned virtualenv serves every rule; docs/workflow.md#linting).

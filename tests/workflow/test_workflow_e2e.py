@@ -1,75 +1,29 @@
 """Run the whole workflow on a tiny synthetic study and check the numbers it produces.
 
 The expected values are computed here independently of mtmeta: "> others" by counting the
-ranking tasks written below, BLEU with sacrebleu, correlations with scipy.
+ranking tasks of the synthetic study (synthetic_study.py), BLEU with sacrebleu, correlations with scipy.
 """
 
-import hashlib
-import io
 import itertools
 import json
-import shutil
 import subprocess
-import sys
-import tarfile
-from pathlib import Path
 
 import pandas as pd
 import pytest
 import sacrebleu
-import yaml
 from scipy import stats
+from synthetic_study import (  # tests/workflow/synthetic_study.py: the test file's directory is on sys.path
+    REFERENCES,
+    SYSTEMS,
+    TASKS,
+    length_gaps,
+    snakemake_command,
+    snakemake_env,
+    write_mirror,
+    write_workdir,
+)
 
 pytestmark = pytest.mark.workflow
-
-REFERENCES = [
-    "Der Hund biss den Mann gestern Abend .",
-    "Es war nicht überraschend , sagte sie .",
-    "Die Katze sitzt auf der Matte im Haus .",
-    "Wir fahren morgen früh nach Berlin .",
-    "Das Wetter ist heute sehr schön .",
-    "Er hat das Buch schon gelesen .",
-]
-SYSTEMS = {
-    "sysA": REFERENCES,
-    "sysB": [r.replace("gestern", "heute").replace("sehr", "ganz").replace("Buch", "Heft") for r in REFERENCES],
-    "sysC": [" ".join(r.split()[::2]) for r in REFERENCES],
-    "sysD": ["Ganz andere Wörter hier ." for _ in REFERENCES],
-}
-# 5-way ranking tasks: (segment, [(system, rank)]); lower rank is better, -1 blank.
-TASKS = [
-    (1, [("sysA", 1), ("sysB", 2), ("sysC", 3), ("sysD", 4)]),
-    (2, [("sysB", 1), ("sysA", 2), ("sysD", 3), ("sysC", 4)]),
-    (3, [("sysA", 1), ("sysC", 2), ("sysB", 2), ("sysD", 5)]),
-    (4, [("sysC", 1), ("sysB", 2), ("sysD", -1), ("sysA", 1)]),
-    (5, [("sysB", 1), ("sysB", 2), ("sysD", 3), ("sysA", 1)]),  # a self-comparison of sysB
-    (6, [("sysA", 2), ("sysB", 3), ("sysC", 4), ("sysD", 5), ("ghost", 1)]),  # an id with no output file
-]
-
-
-def tar_gz(path: Path, files: dict[str, bytes]) -> str:
-    with tarfile.open(path, "w:gz") as tf:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tf.addfile(info, io.BytesIO(data))
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def lines(texts) -> bytes:
-    return ("\n".join(texts) + "\n").encode()
-
-
-def ranking_csv() -> bytes:
-    header = ["srclang", "trglang", "srcIndex", "documentId", "segmentId", "judgeId"]
-    header += [f"system{i}{k}" for i in range(1, 6) for k in ("Number", "Id")] + [f"system{i}rank" for i in range(1, 6)]
-    rows = [",".join(header)]
-    for seg, ranked in TASKS:
-        ranked = ranked + [("", -1)] * (5 - len(ranked))
-        ids = [value for n, (name, _) in enumerate(ranked) for value in (str(n), name)]
-        ranks = [str(r) for _, r in ranked]
-        rows.append(",".join(["English", "German", str(seg), "doc", str(seg), "j1", *ids, *ranks]))
-    return lines(rows)
 
 
 def expected_gt_others() -> dict[str, float]:
@@ -89,106 +43,11 @@ def expected_gt_others() -> dict[str, float]:
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory, repo):
+    """The tiny synthetic study (synthetic_study.py; tools/test_cluster.py runs the same one on SLURM), run."""
     root = tmp_path_factory.mktemp("study")
-    mirror = root / "mirror"
-    mirror.mkdir()
-    files = {
-        "tiny-data/plain/references/test-ref.de": lines(REFERENCES),
-        "tiny-data/plain/sources/test-src.en": lines(f"source {i}" for i in range(1, 7)),
-        "tiny-data/plain/system-outputs/en-de/.DS_Store": b"\x00\x01",
-    }
-    files.update({f"tiny-data/plain/system-outputs/en-de/test.en-de.{s}": lines(t) for s, t in SYSTEMS.items()})
-    data_sha = tar_gz(mirror / "tiny-data.tar.gz", files)
-    judgments_sha = tar_gz(mirror / "judgments.tgz", {"judgments/rnk.csv": ranking_csv()})
-    (mirror / "german.words").write_bytes(lines(["der", "die", "das", "den", "im", "auf", "nach"]))
-    (mirror / "eval.txt").write_bytes(lines(["a b c ||| a b d ||| a b c", "x y ||| x y ||| x y", "p ||| q ||| q"]))
-    (mirror / "labels.txt").write_bytes(lines(["1", "0", "-1", "1"]))
-    # A MyThes thesaurus listing exactly sysB's substitutions (and one pair nobody uses).
-    (mirror / "th_de.dat").write_bytes(lines(["UTF-8", "gestern|1", "(Adv)|heute", "sehr|1", "(Adv)|ganz",
-                                              "buch|1", "(Subst)|heft|band", "katze|1", "(Subst)|mieze"]))
-
-    def source(path, sha=None, **extra):
-        mirror_spec = {"path": path, **extra}
-        if sha:
-            mirror_spec["sha256"] = sha
-        return {"upstream": {"url": f"http://example.invalid/{path}", **extra}, "mirror": mirror_spec}
-
-    config = {
-        "data_mirror": str(mirror),
-        "metrics": ["bleu", "ter", "meteor-exst", "bleu-w2v"],
-        "metric_settings": {"meteor-exst": {"metric": "meteor", "params": {"modules": ["exact", "stem"]}},
-                            "bleu-w2v": {"metric": "softbleu", "params": {"embeddings": "tiny-w2v"}}},
-        "embeddings": {"tiny-w2v": {"corpus": ["study"],
-                                    "params": {"vector_size": 8, "min_count": 1, "epochs": 3, "seed": 1}}},
-        "embedding_probes": {"de": ["Hund"]},
-        "parmesan": {
-            "targets": ["tiny/en-de"],
-            "lexicons": {"de": {"source": "thesaurus_de", "kind": "mythes"}},
-            "metrics": ["bleu"],
-            "settings": {"owo.greedy": {"order": "one-word-only", "selection": "greedy"},
-                         "owo.alignment": {"order": "one-word-only", "selection": "alignment"}},
-            "samples": 2,
-            "appendix": {"target": "tiny/en-de", "setting": "owo.greedy", "metric": "bleu",
-                         "rankings": ["random", "thesaurus", "distributional"], "fractions": [0.5, 1.0]},
-        },
-        "bootstrap": {"draws": 50, "seed": 1},
-        "paper": {"overview": {}, "softbleu": {"baseline": "bleu", "metrics": ["bleu-w2v"]}},
-        "sweeps": {
-            "tiny_sweep": {
-                "metric": "meteor-exst",
-                "grid": {"alpha": [0.0, 0.5, 1.0], "gamma": [0.0, 0.5]},
-                "fixed": {"beta": 3.0},
-                "targets": [
-                    {"statistic": "three_way_accuracy", "datasets": ["evaltiny"]},
-                    {"statistic": "pearson", "human_score": "gt_others", "datasets": ["tiny"]},
-                ],
-            }
-        },
-        "sources": {
-            "tiny_data": source("tiny-data.tar.gz", data_sha),
-            "tiny_judgments": source("judgments.tgz", judgments_sha, format="wmt_ranking_csv",
-                                     member="judgments/rnk.csv"),
-            "eval_data": source("eval.txt"),
-            "eval_labels": source("labels.txt"),
-            "function_words_de": source("german.words"),
-            "thesaurus_de": source("th_de.dat"),
-            "function_words_en": source("german.words"),  # any list will do for the tiny evaluator set
-            "wordnet": source("unused.zip"),
-            "meteor_paraphrase_en": source("unused.gz"),
-        },
-        "datasets": {
-            "tiny": {
-                "description": "tiny synthetic test set",
-                "kind": "wmt",
-                "corpus": "tiny_data",
-                "testset": "test",
-                "layout": {
-                    "reference": "tiny-data/plain/references/test-ref.{trg}",
-                    "source": "tiny-data/plain/sources/test-src.{src}",
-                    "system": "tiny-data/plain/system-outputs/{lp}/test.{lp}.{system}",
-                },
-                "judgments": "tiny_judgments",
-                "language_pairs": ["en-de"],
-            },
-            "evaltiny": {
-                "description": "tiny evaluator set",
-                "kind": "evaluator",
-                "data": "eval_data",
-                "labels": "eval_labels",
-                "max_items": 3,
-                "language_pairs": ["xx-en"],
-            },
-        },
-    }
-    workdir = root / "work"
-    (workdir / "config").mkdir(parents=True)
-    (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(config))
-    snakemake = shutil.which("snakemake", path=str(Path(sys.executable).parent)) or "snakemake"
-    result = subprocess.run(
-        [snakemake, "--snakefile", str(repo / "Snakefile"), "--directory", str(workdir), "--cores", "2"],
-        capture_output=True, text=True, env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
-                                              "HOME": str(root), "PYTHONHASHSEED": "0"},
-    )
+    workdir = write_workdir(root / "work", write_mirror(root / "mirror"))
+    result = subprocess.run(snakemake_command(repo, workdir), capture_output=True, text=True,
+                            env=snakemake_env(root))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return workdir
 
@@ -329,3 +188,26 @@ def test_parmesan_references_scores_and_appendix(study):
     assert len(appendix) == 6 and full["pearson"].nunique() == 1  # every ranking keeps everything at 100%
     greedy = correlations[correlations.references == "owo.greedy"]["pearson"].iloc[0]
     assert full["pearson"].iloc[0] == pytest.approx(greedy)
+
+
+def test_a_users_external_scores_are_in_every_table(study):
+    gaps = length_gaps()
+    means = {s: sum(gaps[(s, k)] for k in range(1, len(REFERENCES) + 1)) / len(REFERENCES) for s in SYSTEMS}
+    gt = expected_gt_others()
+    names = sorted(SYSTEMS)
+    table = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
+    row = table[(table.metric == "gap") & (table.human_score == "gt_others")].iloc[0]
+    # lower is better: correlated as its negation, as TER is
+    assert row["pearson"] == pytest.approx(stats.pearsonr([-means[s] for s in names], [gt[s] for s in names])[0])
+    assert row["metric_signature"].startswith("external|id:gap|higher_is_better:false|segment:")
+    scores = pd.read_csv(study / "results/scores/tiny/en-de/gap.sys.tsv", sep="\t").set_index("system")["score"]
+    assert scores.to_dict() == pytest.approx(means)
+    williams = pd.read_csv(study / "results/significance/tiny/en-de/williams.tsv", sep="\t")
+    assert {"gap", "bleu", "ter"} <= set(williams["metric_1"]) and "gap" in set(williams["metric_2"])
+    assert "gap" in set(pd.read_csv(study / "results/significance/tiny/en-de/ranks.tsv", sep="\t")["metric"])
+    boot = pd.read_csv(study / "results/correlations/tiny/en-de/system_bootstrap.tsv", sep="\t")
+    assert (boot["metric"] == "gap").sum() == 3 and boot.loc[boot["metric"] == "gap", "draws"].eq(50).all()
+    segment = pd.read_csv(study / "results/correlations/segment_level.tsv", sep="\t")
+    assert "gap" in set(segment["metric"])
+    assert (study / "results/figures/system_scatter.gap.png").stat().st_size > 0
+    assert "gap" in (study / "results/paper/overview.md").read_text()
