@@ -117,10 +117,11 @@ def cmd_score(args) -> int:
             raise InputError("<stdin>" if path == "-" else path, "file is empty", line=1,
                              expected="one segment per line")
     first = args.hyp[0]
+    shown = lambda path: "<stdin>" if path == "-" else path  # noqa: E731
     for path, stream in (*zip(args.ref, refs, strict=True), *systems.items()):
         if len(stream) != len(systems[first]):
-            raise MtmetaError(f"{path}: {len(stream)} lines but {first} has {len(systems[first])}; expected one "
-                              "line per segment in every hypothesis and reference file")
+            raise MtmetaError(f"{shown(path)}: {len(stream)} lines but {shown(first)} has {len(systems[first])}; "
+                              "expected one line per segment in every hypothesis and reference file")
     test = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     if test and len(systems) < 2:
         raise MtmetaError(f"--paired-{test} compares systems with the first (the baseline): give two or more "
