@@ -310,11 +310,13 @@ class METEOR(Metric):
         among their n-grams. A table built for more references gives the same candidates in the same
         order (an entry whose sides are both missing from a reference can never match against it), so
         an aligner is reused for any subset of the references it was built for. The compiled backend
-        reads Meteor's own table whole, from its integer arrays, for any references.
+        takes the whole table, built once for any references: Meteor's own table from its integer
+        arrays, a MyThes thesaurus converted whole (275,000 Czech entries, in less time than selecting
+        one test set's entries took, which each new test set did again).
         """
         if self._static is None:
             self._static = self._static_modules()
-        whole_table = self._indexed_paraphrases and self.backend == "compiled"
+        whole_table = self.backend == "compiled" and (self._indexed_paraphrases or self.paraphrase == "mythes")
         wanted = {tuple(words) for segment in references for words in segment} \
             if "paraphrase" in self.modules and not whole_table else set()
         if self._aligner is not None and wanted <= self._aligner_references:
@@ -323,7 +325,8 @@ class METEOR(Metric):
         for module in self.modules:
             if module == "paraphrase":
                 if whole_table:
-                    self._phrases = self._paraphrase_index()
+                    self._phrases = self._paraphrase_index() if self._indexed_paraphrases \
+                        else PhraseArrays.from_entries(self._paraphrase_entries(set()))
                     matcher = self._phrases.matcher()
                 else:
                     keep = reference_phrases(wanted)
@@ -420,8 +423,10 @@ class METEOR(Metric):
                 if "stem" in self.modules:
                     stems = self._stem_vocabulary
                     self._stem_ids.append(stems.setdefault(self._stem(word), len(stems)))
-                if "synonym" in self.modules:
-                    self._synset_lists.append(sorted(self._synsets(word)))
+                if "synonym" in self.modules:  # as small ids (in order of first sight), flat
+                    synsets = self._synset_numbers
+                    self._synset_flat.extend(synsets.setdefault(s, len(synsets)) for s in sorted(self._synsets(word)))
+                    self._synset_ends.append(len(self._synset_flat))
                 self._function_flags.append(word.lower() in self._function_words)
         lookup = np.fromiter((vocabulary[w] for w in uniques), dtype=np.int64, count=len(uniques))
         return lookup[codes] if len(codes) else np.zeros(0, dtype=np.int64)
@@ -434,7 +439,9 @@ class METEOR(Metric):
             self._vocabulary: dict[str, int] = {}
             self._stem_vocabulary: dict[str, int] = {}
             self._stem_ids: list[int] = []
-            self._synset_lists: list[list[int]] = []
+            self._synset_numbers: dict = {}  # synset -> its small id
+            self._synset_flat: list[int] = []  # small synset ids of each word in turn ...
+            self._synset_ends: list[int] = []  # ... the end of each word's
             self._function_flags: list[bool] = []
             self._exact_classes: dict[int, int] = {}  # Java hash -> class (exact_equality="java-hash")
             self._exact_ids: list[int] = []
@@ -451,17 +458,26 @@ class METEOR(Metric):
                 table_ids.extend(self._phrases.ids(islice(self._vocabulary, len(table_ids), None)).tolist())
             as_table = np.asarray(table_ids, dtype=np.int64)
             skip = [paraphrase != 0 and hyp == ref for hyp, ref in pairs]  # identical: the first module only
-            para, para_off = self._phrases.candidates(as_table[hyp_ids], hyp_off, as_table[ref_ids], ref_off, skip)
+            table_ref_ids = as_table[ref_ids]
+            # The entries looked up from the references, kept for the next call: every system of a test
+            # set comes with the same references.
+            known = getattr(self, "_reference_entries", None)
+            if known is None or known[0] is not self._phrases or not np.array_equal(known[1], ref_off) \
+                    or not np.array_equal(known[2], table_ref_ids):
+                known = (self._phrases, ref_off, table_ref_ids, self._phrases.reference_entries(table_ref_ids, ref_off))
+                self._reference_entries = known
+            para, para_off = self._phrases.candidates(as_table[hyp_ids], hyp_off, table_ref_ids, ref_off, skip,
+                                                      known[3])
         else:
             para, para_off = np.zeros((0, 4), dtype=np.int64), np.zeros(len(pairs) + 1, dtype=np.int64)
         n_words = len(self._vocabulary)
         stem_of = np.asarray(self._stem_ids if "stem" in self.modules else np.zeros(n_words), dtype=np.int64)
         exact_of = np.asarray(self._exact_ids, dtype=np.int64) if self.exact_equality == "java-hash" \
             else np.arange(n_words, dtype=np.int64)
-        lists = self._synset_lists if "synonym" in self.modules else [[]] * n_words
         syn_ptr = np.zeros(n_words + 1, dtype=np.int64)
-        syn_ptr[1:] = np.cumsum([len(x) for x in lists])
-        syn_ids = np.fromiter((s for x in lists for s in x), dtype=np.int64, count=int(syn_ptr[-1]))
+        if "synonym" in self.modules:
+            syn_ptr[1:] = self._synset_ends
+        syn_ids = np.asarray(self._synset_flat if "synonym" in self.modules else [], dtype=np.int64)
         as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
         return kernel.corpus_stats(
             hyp_ids, hyp_off, ref_ids, ref_off,

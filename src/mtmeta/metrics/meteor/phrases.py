@@ -55,40 +55,32 @@ class PhraseArrays:
     # -- building --------------------------------------------------------------------------------------
     @classmethod
     def from_entries(cls, entries: Iterable[tuple[str, str]]) -> PhraseArrays:
-        """The table of (phrase, paraphrase) entries, in their order."""
-        word_id: dict[str, int] = {}
-        phrase_id: dict[str, int] = {}
-        flat: list[int] = []
-        ptr = [0]
-        key_of: dict[int, int] = {}
-        key_lists: list[list[int]] = []
+        """The table of (phrase, paraphrase) entries, in their order.
 
-        def intern(text: str) -> int:
-            found = phrase_id.get(text)
-            if found is None:
-                found = phrase_id[text] = len(ptr) - 1
-                for word in text.split(" "):
-                    flat.append(word_id.setdefault(word, len(word_id)))
-                ptr.append(len(flat))
-            return found
+        Ids in order of first sight: a phrase's when an entry first names it (its phrase, then its
+        paraphrase), a word's when a new phrase first holds it, a key's when a phrase first has a
+        paraphrase; each key's paraphrases in entry order. (Numbered by factorising the entries at
+        once, which gives the ids that interning them one by one gives.)
+        """
+        import pandas as pd
 
+        sides: list[str] = []  # phrase, paraphrase, phrase, paraphrase, ... of the entries kept
         for phrase, paraphrase in entries:
             phrase, paraphrase = " ".join(phrase.split()), " ".join(paraphrase.split())
-            if not phrase or not paraphrase or phrase == paraphrase:
-                continue
-            a = intern(phrase)
-            k = key_of.get(a)
-            if k is None:
-                k = key_of[a] = len(key_lists)
-                key_lists.append([])
-            key_lists[k].append(intern(paraphrase))
-        phrase_ptr = np.array(ptr, dtype=np.int64)
-        phrase_words = np.array(flat, dtype=np.int64)
-        key_phrase = np.array(list(key_of), dtype=np.int64)
-        key_ptr = np.zeros(len(key_lists) + 1, dtype=np.int64)
-        key_ptr[1:] = np.cumsum([len(x) for x in key_lists])
-        key_paraphrases = np.fromiter((p for x in key_lists for p in x), dtype=np.int64, count=int(key_ptr[-1]))
-        return cls.from_arrays(list(word_id), phrase_ptr, phrase_words, key_phrase, key_ptr, key_paraphrases)
+            if phrase and paraphrase and phrase != paraphrase:
+                sides += (phrase, paraphrase)
+        codes, phrases = pd.factorize(np.array(sides, dtype=object), sort=False)
+        codes = codes.astype(np.int64)
+        split = [phrase.split(" ") for phrase in phrases]
+        word_codes, words = pd.factorize(np.array([w for ws in split for w in ws], dtype=object), sort=False)
+        phrase_ptr = np.zeros(len(phrases) + 1, dtype=np.int64)
+        phrase_ptr[1:] = np.cumsum([len(ws) for ws in split])
+        key_codes, key_phrase = pd.factorize(codes[0::2], sort=False)
+        order = np.argsort(key_codes, kind="stable")
+        key_ptr = np.zeros(len(key_phrase) + 1, dtype=np.int64)
+        key_ptr[1:] = np.cumsum(np.bincount(key_codes, minlength=len(key_phrase)))
+        return cls.from_arrays([str(w) for w in words], phrase_ptr, word_codes.astype(np.int64),
+                               np.asarray(key_phrase, dtype=np.int64), key_ptr, codes[1::2][order])
 
     @classmethod
     def from_arrays(cls, words, phrase_ptr, phrase_words, key_phrase, key_ptr, key_paraphrases) -> PhraseArrays:
@@ -150,14 +142,26 @@ class PhraseArrays:
         get = self.word_id.get
         return np.fromiter((get(w, -1) for w in words), dtype=np.int64)
 
-    def candidates(self, hyp_ids, hyp_off, ref_ids, ref_off, skip) -> tuple[np.ndarray, np.ndarray]:
+    def reference_entries(self, ref_ids, ref_off) -> tuple[np.ndarray, np.ndarray]:
+        """The entries looked up from each of many references given as table word ids with offsets
+        (see :func:`mtmeta.metrics.meteor.paraphrase_kernel.corpus_entries`), for :meth:`candidates`."""
+        from mtmeta.metrics.meteor.paraphrase_kernel import corpus_entries
+
+        return corpus_entries(ref_ids, ref_off, self.max_length, self.is_first, self.phrase_ptr, self.phrase_words,
+                              self.key_phrase, self.key_hash, self.key_slots, self.key_ptr, self.key_paraphrases,
+                              self.prefix_hashes, self.prefix_slots)
+
+    def candidates(self, hyp_ids, hyp_off, ref_ids, ref_off, skip, entries=None) -> tuple[np.ndarray, np.ndarray]:
         """Candidates (ref start, ref length, hyp start, hyp length) of many pairs given as table word
-        ids with offsets; those of pair k are rows ``off[k]:off[k + 1]`` (none where ``skip[k]``)."""
+        ids with offsets; those of pair k are rows ``off[k]:off[k + 1]`` (none where ``skip[k]``).
+        ``entries``: :meth:`reference_entries` of these references, when already known (every system of a test
+        set has the same references)."""
         from mtmeta.metrics.meteor.paraphrase_kernel import corpus_candidates
 
-        return corpus_candidates(hyp_ids, hyp_off, ref_ids, ref_off, np.asarray(skip, dtype=np.bool_),
-                                 self.max_length, self.is_first, self.phrase_ptr, self.phrase_words, self.key_phrase,
-                                 self.key_hash, self.key_slots, self.key_ptr, self.key_paraphrases,
+        found, found_off = self.reference_entries(ref_ids, ref_off) if entries is None else entries
+        return corpus_candidates(hyp_ids, hyp_off, ref_ids, ref_off, np.asarray(skip, dtype=np.bool_), found,
+                                 found_off, self.max_length, self.is_first, self.phrase_ptr, self.phrase_words,
+                                 self.key_phrase, self.key_hash, self.key_slots, self.key_ptr, self.key_paraphrases,
                                  self.prefix_hashes, self.prefix_slots)
 
     def matcher(self) -> Callable:
