@@ -26,7 +26,7 @@ import pandas as pd
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import scoring
 from mtmeta.stats import pairwise
-from mtmeta.stats.correlation import correlations
+from mtmeta.stats.correlation import correlation
 from mtmeta.stats.human import system_scores
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ def evaluate_segment(target: SegmentTarget, scores: np.ndarray, mask: np.ndarray
 def evaluate_system(target: SystemTarget, corpus_scores: np.ndarray, human: np.ndarray, higher_is_better: bool):
     sign = 1.0 if higher_is_better else -1.0
     usable = ~np.isnan(human)
-    return correlations(sign * corpus_scores[usable], human[usable])[target.statistic]
+    return correlation(sign * corpus_scores[usable], human[usable], target.statistic)
 
 
 def run_sweep(settings: list[dict], targets: list, rescore_segments, corpus_score, higher_is_better: bool = True,
@@ -160,6 +160,9 @@ def run_sweep(settings: list[dict], targets: list, rescore_segments, corpus_scor
                 human[split] = scores.reindex(target.systems).to_numpy(dtype=float)
             weights = {split: np.ones(len(target.stats)) if keep is None else np.isin(target.seg_of_row, list(keep))
                        .astype(float) for split, keep in splits.items()}
+            # Each system's rows and weights, sliced once rather than once per setting.
+            rows = [np.flatnonzero(target.system_of_row == k) for k in range(len(target.systems))]
+            parts = {split: [(target.stats[r], w[r]) for r in rows] for split, w in weights.items()}
         else:
             masks = {split: np.ones(len(target.human), bool) if keep is None else np.isin(target.seg_of_comparison,
                                                                                           list(keep))
@@ -172,12 +175,8 @@ def run_sweep(settings: list[dict], targets: list, rescore_segments, corpus_scor
                                     "statistic": target.statistic, "split": split, "n": int(mask.sum()),
                                     "value": evaluate_segment(target, scores, mask, higher_is_better)})
             else:
-                for split, w in weights.items():
-                    corpus = np.array([
-                        corpus_score(target, target.stats[target.system_of_row == k], w[target.system_of_row == k],
-                                     setting)
-                        for k in range(len(target.systems))
-                    ])
+                for split, by_system in parts.items():
+                    corpus = np.array([corpus_score(target, stats, w, setting) for stats, w in by_system])
                     records.append({**setting, "dataset": target.dataset, "lp": target.lp,
                                     "statistic": f"{target.statistic}_{target.human_score}", "split": split,
                                     "n": len(target.systems),

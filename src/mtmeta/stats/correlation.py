@@ -77,6 +77,23 @@ def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
     return result
 
 
+def correlation(metric: np.ndarray, human: np.ndarray, statistic: str) -> float:
+    """One coefficient of :func:`correlations` (``pearson``, ``spearman`` or ``kendall``), the same
+    value, without the other two and the p-values (a sweep needs one number per setting)."""
+    compute = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+    if statistic not in compute:
+        raise ValueError(f"unknown correlation {statistic!r}; expected one of: {', '.join(compute)}")
+    metric = np.asarray(metric, dtype=float)
+    human = np.asarray(human, dtype=float)
+    if metric.shape != human.shape or metric.ndim != 1:
+        raise ValueError(f"need two 1-d vectors of equal length, got shapes {metric.shape} and {human.shape}")
+    if np.isnan(metric).any() or np.isnan(human).any():
+        raise ValueError("NaN in the score vectors; drop unscored systems before correlating")
+    if metric.size < 3 or np.ptp(metric) == 0 or np.ptp(human) == 0:
+        return math.nan
+    return float(compute[statistic](metric, human).statistic)
+
+
 def resample_weights(n_items: int, n_draws: int = 1000, seed: int = 12345) -> np.ndarray:
     """Bootstrap draws as counts: row d says how often each item (segment) was drawn in draw d."""
     rng = np.random.default_rng(seed)

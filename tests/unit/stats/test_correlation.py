@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from mtmeta.stats.correlation import correlations, fisher_z_interval
+from mtmeta.stats.correlation import correlation, correlations, fisher_z_interval
 
 
 def test_values_against_hand_computation():
@@ -94,3 +94,21 @@ def test_fisher_z_interval_by_hand():
     assert all(math.isnan(v) for v in fisher_z_interval(0.5, 3) + fisher_z_interval(math.nan, 10))
     narrow = fisher_z_interval(0.5, 103)
     assert low < narrow[0] < 0.5 < narrow[1] < high
+
+
+@pytest.mark.parametrize("statistic", ["pearson", "spearman", "kendall"])
+def test_one_coefficient_is_the_same_number_as_in_the_full_set(statistic):
+    rng = np.random.default_rng(7)
+    for n in (3, 5, 9, 14, 40):
+        metric = rng.normal(size=n)
+        human = np.round(metric + rng.normal(size=n), 1)  # rounding makes ties
+        assert correlation(metric, human, statistic) == correlations(metric, human)[statistic]
+    assert math.isnan(correlation(np.ones(5), np.arange(5.0), statistic))
+    assert math.isnan(correlation(np.arange(2.0), np.arange(2.0), statistic))
+
+
+def test_one_coefficient_names_what_it_knows():
+    with pytest.raises(ValueError, match="unknown correlation 'tau'; expected one of: pearson, spearman, kendall"):
+        correlation(np.arange(4.0), np.arange(4.0), "tau")
+    with pytest.raises(ValueError, match="NaN"):
+        correlation(np.array([1.0, np.nan, 3.0]), np.arange(3.0), "pearson")
