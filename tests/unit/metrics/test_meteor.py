@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from mtmeta import metrics
-from mtmeta.data.fetch import fetch, plan_fetch
 from mtmeta.errors import ConfigError
 from mtmeta.lexicons.paraphrases import ParaphraseTable
 from mtmeta.lexicons.stemmers import make_stemmer
@@ -13,14 +12,9 @@ from mtmeta.metrics.meteor.aligner import Aligner, count_chunks, exact_matcher, 
 
 
 @pytest.fixture
-def resources(tmp_path):
+def resources(english_function_words):
     """A resources folder holding an English function-word list, fetched as the workflow does."""
-    mirror = tmp_path / "mirror"
-    mirror.mkdir()
-    (mirror / "english.words").write_text("the\na\nof\nto\nis\n")
-    spec = {"upstream": {"url": "http://example.invalid/english.words"}, "mirror": {"path": "english.words"}}
-    fetch(plan_fetch("function_words_en", spec, mirror), tmp_path / "resources" / "function_words_en")
-    return tmp_path / "resources"
+    return english_function_words(["the", "a", "of", "to", "is"])
 
 
 def meteor(resources, **params):

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from mtmeta import metrics
-from mtmeta.data.fetch import fetch, plan_fetch
 from mtmeta.metrics.meteor import kernel
 from mtmeta.metrics.meteor.aligner import exact_matcher, stem_matcher, synonym_matcher
 
@@ -19,13 +18,9 @@ TABLE = [("kick the bucket", "die"), ("die", "kick the bucket"), ("big", "large"
 
 
 @pytest.fixture
-def resources(tmp_path):
+def resources(tmp_path, english_function_words):
     """A resources folder with an English function-word list, and a paraphrase table in Meteor's format."""
-    mirror = tmp_path / "mirror"
-    mirror.mkdir()
-    (mirror / "english.words").write_text("the\na\nof\n")
-    spec = {"upstream": {"url": "http://example.invalid/english.words"}, "mirror": {"path": "english.words"}}
-    fetch(plan_fetch("function_words_en", spec, mirror), tmp_path / "resources" / "function_words_en")
+    english_function_words(["the", "a", "of"])
     (tmp_path / "table.txt").write_text("".join(f"0.5\n{a}\n{b}\n" for a, b in TABLE))
     return tmp_path
 
