@@ -53,15 +53,15 @@ class Vectors:
 
     @classmethod
     def load(cls, path: str | Path, binary: bool = True, name: str = "") -> Vectors:
-        from gensim.models import KeyedVectors
-
         path = Path(path)
         if not path.is_file():
             raise InputError(path, "word vectors not found", expected="a word2vec file (train_embeddings writes it)")
         try:
             if binary:
                 words, matrix = read_word2vec_binary(path)
-            else:
+            else:  # gensim only here: importing it costs a scoring job about half a second
+                from gensim.models import KeyedVectors
+
                 kv = KeyedVectors.load_word2vec_format(str(path), binary=False)
                 words, matrix = list(kv.index_to_key), kv.vectors
         except (ValueError, UnicodeDecodeError, EOFError) as exc:
