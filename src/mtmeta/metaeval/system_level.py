@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mtmeta.stats.correlation import KENDALL_VARIANT, correlations
 from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS
 
 SYSTEM_LEVEL_COLUMNS = [
@@ -22,6 +21,10 @@ def system_level_correlations(
     out for lack of a human score is reported beside ``n_systems``. The human scores are those the
     pair has (:func:`human_scores_of`).
     """
+    # Imported here: scipy.stats takes most of a second to import, and the scatter figures' jobs
+    # only need primary_human_score from this module.
+    from mtmeta.stats.correlation import KENDALL_VARIANT, correlations
+
     signatures = system_scores["signature"].unique()
     if len(signatures) != 1:
         raise ValueError(f"{metric_id}: expected one signature per score file, found {list(signatures)}")

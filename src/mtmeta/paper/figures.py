@@ -92,6 +92,9 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
     fig.tight_layout()
+    # tight_layout leaves a placeholder layout engine behind, and with any engine savefig draws the
+    # whole figure once more before drawing it to the file; the layout is final here, so drop it.
+    fig.set_layout_engine(None)
     for ax in list(axes.flat)[:len(panels)]:
         place_labels(ax)
     save(fig, outputs)
