@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -20,7 +21,7 @@ import pandas as pd
 from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError
 from mtmeta.lexicons import paraphrases
-from mtmeta.parmesan.paraphraser import SELECTIONS, Lexicon, Paraphraser, paraphrase_segments
+from mtmeta.parmesan.paraphraser import ORDERS, SELECTIONS, Lexicon, Paraphraser, paraphrase_segments
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +56,18 @@ def build_lexicon(kind: str, path: str | Path, lang: str, filter_kind: str | Non
 def paraphrase(segments: pd.DataFrame, lexicon: Lexicon, lang: str, order: str, selection: str,
                tokenize: Callable[[str], list[str]], links: dict | None = None):
     """(new segment table, substitutions) for one setting; see :func:`mtmeta.parmesan.paraphrase_segments`."""
+    check_setting(order, selection, links)
+    paraphraser = Paraphraser(lexicon, lemmatizer(lang), order)
+    return paraphrase_segments(segments, paraphraser, tokenize, links if selection == "alignment" else None)
+
+
+def check_setting(order: str, selection: str, links: dict | None) -> None:
     if selection not in SELECTIONS:
         raise ConfigError(f"unknown selection {selection!r}; known: {', '.join(SELECTIONS)}")
     if selection == "alignment" and links is None:
         raise ConfigError("selection 'alignment' needs word alignments (rule align_outputs)")
-    paraphraser = Paraphraser(lexicon, lemmatizer(lang), order)
-    return paraphrase_segments(segments, paraphraser, tokenize, links if selection == "alignment" else None)
+    if order not in ORDERS:
+        raise ConfigError(f"unknown substitution order {order!r}; known: {', '.join(ORDERS)}")
 
 
 def summarize(table: pd.DataFrame) -> dict:
@@ -213,7 +220,6 @@ def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFr
 
     from mtmeta.data.tokenize import tokenizer
     from mtmeta.metaeval.significance import correlation_rows
-    from mtmeta.metrics.scoring import score_segments
     from mtmeta.metrics.spec import MetricSpec
 
     dataset, lp = appendix["target"].split("/")
@@ -222,8 +228,12 @@ def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFr
     sentences = lemmatised_corpus(corpus, lang) if "distributional" in appendix["rankings"] else None
     spec = MetricSpec.of(metric)
     metric, metric_id = spec.build(lang), spec.id
-    # Every share re-paraphrases the same outputs and references: tokenise each text once.
-    tokenize = functools.cache(tokenizer(tokenize))
+    check_setting(setting["order"], setting["selection"], None)
+    # Every share re-paraphrases the same outputs and references: tokenise and lemmatise each text,
+    # and find each reference word's candidates, once (SharedParaphrasing); each share's statistics
+    # are computed only for the (segment, reference) pairs no earlier share had (SystemScorer).
+    paraphrasing = SharedParaphrasing(segments, lexicon, lemmatizer(lang), functools.cache(tokenizer(tokenize)))
+    scorer = SystemScorer(segments, metric)
     baseline = float(correlation_rows(human, {"original": original}, "original")["pearson"].iloc[0])
     rows, rankings = [], []
     for ranking in appendix["rankings"]:
@@ -231,9 +241,8 @@ def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFr
         rankings.append(ranked.assign(ranking=ranking, rank=range(1, len(ranked) + 1)))
         for fraction in appendix["fractions"]:
             kept = top_share(ranked, fraction)
-            table, _ = paraphrase(segments, lexicon.keep_pairs(kept), lang, setting["order"], setting["selection"],
-                                  tokenize)
-            _, systems = score_segments(table, metric, own_references=True)
+            table = paraphrasing(kept)
+            systems = scorer(table["reference"].tolist())
             r = correlation_rows(human, {"original": original, "paraphrased": systems}, "original")
             new = r.loc[r["variant"] == "paraphrased"].iloc[0]
             rows.append({"dataset": dataset, "lp": lp, "metric": metric_id, "ranking": ranking,
@@ -243,6 +252,136 @@ def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFr
                          "signature": new["signature"]})
             log.info("%s top %.0f%% (%d pairs): r = %.4f", ranking, 100 * fraction, len(kept), new["pearson"])
     return pd.DataFrame(rows), pd.concat(rankings, ignore_index=True), baseline
+
+
+class SharedParaphrasing:
+    """The appendix's paraphrasings of one segment table with shares of one lexicon's one-word pairs,
+    as :func:`paraphrase` with ``lexicon.keep_pairs(kept)`` and greedy selection makes them (any
+    order: the kept lexicon has no phrases), from one pass over the texts.
+
+    With a share, reference word ``i`` (a lemma the hypothesis lacks) takes the hypothesis word of
+    the best-ranked kept paraphrase that has a position not used yet (its first such position);
+    :meth:`Lexicon.keep_pairs` keeps each lemma's paraphrases in the lexicon's order, so ranks in
+    the whole lexicon order the kept ones as their own ranks do. Each reference word's candidates
+    (paraphrases the hypothesis offers, best first, with their pair and positions) are found once;
+    a share only walks them.
+    """
+
+    def __init__(self, segments: pd.DataFrame, lexicon: Lexicon, lemma: Callable[[str], str],
+                 tokenize: Callable[[str], list[str]]):
+        self.segments = segments
+        self.pair_ids = {pair: k for k, pair in enumerate(lexicon.word_pairs())}
+        ranks = lexicon.word_ranks
+        self.unchanged: list[str] = []  # per row: the reference's tokens joined (what a row without substitutions gets)
+        self.open: list[tuple] = []  # (row, reference tokens, hypothesis tokens, candidates per reference word)
+        reference_tokens: dict[str, list[str]] = {}
+        for row, (hyp, ref) in enumerate(zip(segments["hypothesis"].tolist(), segments["reference"].tolist(),
+                                             strict=True)):
+            ref_tokens = reference_tokens.get(ref)
+            if ref_tokens is None:
+                ref_tokens = reference_tokens[ref] = tokenize(ref)
+            hyp_tokens = tokenize(hyp)
+            self.unchanged.append(" ".join(ref_tokens))
+            slots = self._candidates([lemma(w) for w in ref_tokens], [lemma(w) for w in hyp_tokens], ranks)
+            if slots:
+                self.open.append((row, ref_tokens, hyp_tokens, slots))
+
+    def _candidates(self, ref_lemmas: list[str], hyp_lemmas: list[str], ranks: dict[str, dict[str, int]]) -> list:
+        """(reference position, ((pair id, hypothesis positions) of each candidate, best first)) of each
+        reference word with candidates in the whole lexicon (see :meth:`Paraphraser._words`)."""
+        ref_set, hyp_set = set(ref_lemmas), set(hyp_lemmas)
+        positions: dict[str, list[int]] = defaultdict(list)
+        for j, w in enumerate(hyp_lemmas):
+            positions[w].append(j)
+        offers = [w for w in positions if w not in ref_set]
+        slots = []
+        for i, r in enumerate(ref_lemmas):
+            rank = ranks.get(r) if r not in hyp_set else None
+            if not rank:
+                continue
+            found = sorted((rank[w], w) for w in offers if w in rank)
+            if found:
+                slots.append((i, tuple((self.pair_ids[(r, w) if r <= w else (w, r)], positions[w]) for _, w in found)))
+        return slots
+
+    def __call__(self, kept: set[tuple[str, str]]) -> pd.DataFrame:
+        """The segment table with the references paraphrased with the ``kept`` lemma pairs (either
+        direction), as :func:`paraphrase` returns it."""
+        pair_ids = self.pair_ids
+        allowed = {pair_ids.get(pair, pair_ids.get(pair[::-1])) for pair in kept} - {None}
+        new_refs = list(self.unchanged)
+        words = [0] * len(new_refs)
+        for row, ref_tokens, hyp_tokens, slots in self.open:
+            used, tokens = set(), None
+            for i, candidates in slots:
+                choice = next((j for pair, js in candidates if pair in allowed for j in js if j not in used), None)
+                if choice is not None:
+                    if tokens is None:
+                        tokens = list(ref_tokens)
+                    tokens[i] = hyp_tokens[choice]
+                    used.add(choice)
+            if tokens is not None:
+                new_refs[row] = " ".join(tokens)
+                words[row] = len(used)
+        table = self.segments.copy()
+        table["original_reference"] = table["reference"]
+        table["reference"] = new_refs
+        table["words_replaced"] = words
+        table["phrases_replaced"] = [0] * len(words)
+        return table
+
+
+class SystemScorer:
+    """System scores of one metric on segment tables that differ in their references only (each
+    system against its own), as :func:`mtmeta.metrics.scoring.score_segments` gives them with
+    ``own_references``: statistics are per segment, so each (row, reference) pair's are computed
+    once, by the first table that has it, and a system's corpus score comes from its rows' in
+    segment order."""
+
+    def __init__(self, segments: pd.DataFrame, metric):
+        self.metric = metric
+        self.hypotheses = segments["hypothesis"].tolist()
+        frame = pd.DataFrame({"system": segments["system"].to_numpy(), "seg_id": segments["seg_id"].to_numpy()})
+        ordered = frame.sort_values(["system", "seg_id"], kind="stable")
+        self.systems: list[tuple[str, np.ndarray]] = []
+        seg_ids = None
+        for system, rows in ordered.groupby("system", sort=True):
+            if seg_ids is None:
+                seg_ids, first = rows["seg_id"].to_numpy(), system
+            elif not np.array_equal(rows["seg_id"].to_numpy(), seg_ids):
+                raise ValueError(f"system {system!r} does not cover the same segments and references as {first!r}")
+            self.systems.append((system, rows.index.to_numpy()))
+        self.known: dict[tuple[int, str], int] = {}  # (row, reference) -> its row of self.stats
+        self.stats: np.ndarray | None = None
+
+    def __call__(self, references: list[str]) -> pd.DataFrame:
+        """The system table (system, score, n_segments, signature) with each row's new reference."""
+        metric, known = self.metric, self.known
+        missing = [row for row, ref in enumerate(references) if (row, ref) not in known]
+        if missing:
+            metric.prepare(list(dict.fromkeys(references[row] for row in missing)))
+            pending = set(missing)
+            for _, rows in self.systems:  # one call per system, as score_segments makes them (a call's
+                # vocabulary stays small enough for the compiled BLEU counting)
+                new = [row for row in rows.tolist() if row in pending]
+                if new:
+                    refs = [references[row] for row in new]
+                    self._add(new, metric.stats([self.hypotheses[row] for row in new], [refs]), references)
+        index = np.fromiter((known[(row, ref)] for row, ref in enumerate(references)), dtype=np.int64,
+                            count=len(references))
+        sys_rows = []
+        for number, (system, rows) in enumerate(self.systems, start=1):
+            sys_rows.append({"system": system, "score": metric.corpus_score(self.stats[index[rows]]),
+                             "n_segments": len(rows)})
+            log.info("[%d/%d] %s: %s = %.4f", number, len(self.systems), system, metric.name, sys_rows[-1]["score"])
+        table = pd.DataFrame(sys_rows)
+        table["signature"] = metric.signature()
+        return table
+
+    def _add(self, rows: list[int], stats: np.ndarray, references: list[str]) -> None:
+        start = len(self.known)
+        self.known.update(((row, references[row]), start + k) for k, row in enumerate(rows))
+        self.stats = stats if self.stats is None else np.concatenate([self.stats, stats])
 
 
 def lemmatised_corpus(path, lang: str) -> list[list[str]]:

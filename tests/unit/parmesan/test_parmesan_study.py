@@ -14,7 +14,7 @@ from mtmeta.paper.ledger import NOT_REPORTED, ledger_table
 from mtmeta.paper.parmesan import DEPFIX_GAP, paraphrased_tables
 from mtmeta.paper.softbleu import softbleu_table
 from mtmeta.parmesan import study as ps
-from mtmeta.parmesan.paraphraser import Lexicon
+from mtmeta.parmesan.paraphraser import Lexicon, Paraphraser, paraphrase_segments
 
 
 def lexicon():
@@ -189,3 +189,103 @@ def test_correlate_paraphrased_joins_settings_and_summaries():
     official = human.rename(columns={"gt_others": "official"}).assign(gt_others=float("nan"))
     other = ps.correlate_paraphrased(official, {"dataset": "tiny", "lp": "xx-en"}, summaries, original, paraphrased)
     assert set(other["human_score"]) == {"official"} and other["pearson"].tolist() == table["pearson"].tolist()
+
+
+def _share_fixture():
+    """A lexicon whose words have several paraphrases, and outputs where they compete for the same
+    hypothesis words (two systems, shared references)."""
+    lex = Lexicon.build([("shop", "store"), ("shop", "market"), ("big", "large"), ("big", "huge"), ("large", "huge"),
+                         ("quick", "fast"), ("quick", "rapid"), ("car", "auto"), ("store", "market")], lambda w: w)
+    references = ["the big shop sells a quick car", "a large store and a big market", "quick quick big car"]
+    outputs = {"s1": ["the huge market sells a fast auto", "a huge shop and a large store", "fast rapid large auto"],
+               "s2": ["the large store sells a rapid car", "one big market and huge market", "rapid fast huge car"]}
+    rows = [{"system": s, "seg_id": k + 1, "hypothesis": h, "reference": references[k], "source": ""}
+            for s, hyps in outputs.items() for k, h in enumerate(hyps)]
+    return lex, pd.DataFrame(rows).iloc[::-1].reset_index(drop=True)  # not in (system, seg_id) order
+
+
+def test_shared_paraphrasing_equals_paraphrasing_each_share():
+    lex, segments = _share_fixture()
+    shared = ps.SharedParaphrasing(segments, lex, lambda w: w, str.split)
+    full = shared(set(lex.word_pairs()))
+    assert full.loc[full["system"] == "s1"].sort_values("seg_id")["reference"].tolist() == [
+        "the huge market sells a fast auto", "a large store and a huge shop", "fast rapid large auto"]
+    assert full["words_replaced"].tolist() == [3, 1, 3, 4, 2, 4]
+    for ranking in ps.RANKINGS[:2]:
+        ranked = ps.rank_pairs(lex, ranking, seed=5)
+        for fraction in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0):
+            kept = ps.top_share(ranked, fraction)
+            fast = shared(kept)
+            for order in ("one-word-only", "one-word-first", "multi-word-first"):
+                paraphraser = Paraphraser(lex.keep_pairs(kept), lambda w: w, order)
+                slow, _ = paraphrase_segments(segments, paraphraser, str.split)
+                pd.testing.assert_frame_equal(fast, slow, check_exact=True)
+    # Either direction of a pair keeps it, as Lexicon.keep_pairs does.
+    assert shared({("store", "shop")})["reference"].tolist() == shared({("shop", "store")})["reference"].tolist()
+
+
+def test_system_scorer_equals_score_segments():
+    from mtmeta.metrics.bleu import BLEU
+    from mtmeta.metrics.scoring import score_segments
+
+    lex, segments = _share_fixture()
+    shared, scorer = ps.SharedParaphrasing(segments, lex, lambda w: w, str.split), ps.SystemScorer(segments, BLEU("en"))
+    ranked = ps.rank_pairs(lex, "random", seed=2)
+    scores = []
+    for fraction in (0.2, 1.0, 0.6, 0.2, 1.0):  # later shares reuse earlier shares' statistics
+        table = shared(ps.top_share(ranked, fraction))
+        fast = scorer(table["reference"].tolist())
+        _, slow = score_segments(table, BLEU("en"), own_references=True)
+        pd.testing.assert_frame_equal(fast, slow, check_exact=True)
+        scores.append(fast["score"].tolist())
+    assert scores[0] == scores[3] and scores[1] == scores[4] and scores[1] != scores[0]
+    assert len(scorer.known) == len(scorer.stats) < 5 * len(segments)
+    bad = segments.loc[~((segments["system"] == "s2") & (segments["seg_id"] == 3))]
+    with pytest.raises(ValueError, match="same segments"):
+        ps.SystemScorer(bad, BLEU("en"))
+
+
+def test_ppmi_cosine_equals_scipy_pair_by_pair():
+    """The vectorised counts and compiled dot products give scipy's per-pair cosines to the bit."""
+    from collections import Counter
+
+    from scipy import sparse
+
+    from mtmeta.parmesan.distributional import ppmi_cosine
+    from mtmeta.parmesan.distributional_kernel import pairwise_sum
+
+    rng = np.random.default_rng(7)
+    vocabulary = [f"w{k}" for k in range(60)]
+    weights = 1 / np.arange(1, 61)
+    sentences = [list(rng.choice(vocabulary, size=rng.integers(0, 40), p=weights / weights.sum()))
+                 for _ in range(400)]
+    pairs = [(vocabulary[a], vocabulary[b]) for a, b in rng.integers(0, 60, size=(300, 2)) if a != b]
+    pairs.append(("w1", "unseen"))
+
+    def straightforward(window, max_contexts):
+        frequency = Counter(t for s in sentences for t in s)
+        ctx = {w: k for k, (w, _) in enumerate(sorted(frequency.items(), key=lambda x: (-x[1], x[0]))[:max_contexts])}
+        tgt = {w: k for k, w in enumerate(sorted({w for p in pairs for w in p}))}
+        counts, col_sums = np.zeros((len(tgt), len(ctx))), np.zeros(len(ctx))
+        for s in sentences:
+            for i, w in enumerate(s):
+                if w in ctx:
+                    col_sums[ctx[w]] += min(len(s), i + window + 1) - max(0, i - window) - 1
+                for j in range(max(0, i - window), min(len(s), i + window + 1)):
+                    if w in tgt and j != i and s[j] in ctx:
+                        counts[tgt[w], ctx[s[j]]] += 1
+        coo = sparse.csr_matrix(counts).tocoo()
+        pmi = np.log(coo.data * col_sums.sum() / (counts.sum(axis=1)[coo.row] * col_sums[coo.col]))
+        ppmi = sparse.csr_matrix((pmi[pmi > 0], (coo.row[pmi > 0], coo.col[pmi > 0])), shape=counts.shape)
+        norms = np.sqrt(np.asarray(ppmi.multiply(ppmi).sum(axis=1)).ravel())
+        return np.array([float(ppmi[tgt[a]].multiply(ppmi[tgt[b]]).sum()) / (norms[tgt[a]] * norms[tgt[b]])
+                         if norms[tgt[a]] > 0 and norms[tgt[b]] > 0 else 0.0 for a, b in pairs])
+
+    for window, max_contexts in ((1, 10000), (2, 10000), (3, 25)):
+        expected = straightforward(window, max_contexts)
+        got = ppmi_cosine(sentences, pairs, window=window, max_contexts=max_contexts)
+        assert got.tobytes() == expected.tobytes()
+        assert got[-1] == 0.0 and 0 < got.max() < 1 and (got > 0).sum() > 100
+    for n in (0, 1, 7, 8, 9, 127, 128, 129, 1000, 4099):  # numpy's pairwise summation, to the bit
+        values = rng.random(n) * 10.0 ** rng.uniform(-4, 4, n)
+        assert pairwise_sum(values, 0, n) == (np.sum(values) if n else -0.0)
