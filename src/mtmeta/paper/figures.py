@@ -55,6 +55,14 @@ def cell_edges(values) -> np.ndarray:
     return np.concatenate([[v[0] - (mids[0] - v[0])], mids, [v[-1] + (v[-1] - mids[-1])]])
 
 
+def fixed_tight_layout(fig) -> None:
+    """Lay ``fig`` out once, as ``tight_layout`` does, and keep that layout. tight_layout leaves a
+    placeholder layout engine behind, and with any engine savefig draws the whole figure once more
+    before drawing it to the file; with the layout final, the engine is dropped."""
+    fig.tight_layout()
+    fig.set_layout_engine(None)
+
+
 def save(fig, outputs: list[str | Path]) -> None:
     """Write a figure to every path (PNG / PDF) without timestamps, so reruns give identical files.
 
@@ -91,10 +99,7 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
         ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    fig.tight_layout()
-    # tight_layout leaves a placeholder layout engine behind, and with any engine savefig draws the
-    # whole figure once more before drawing it to the file; the layout is final here, so drop it.
-    fig.set_layout_engine(None)
+    fixed_tight_layout(fig)
     for ax in list(axes.flat)[:len(panels)]:
         place_labels(ax)
     save(fig, outputs)
@@ -210,7 +215,7 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
     for ax in (left, right):
         ax.title.set_fontsize(8)
         ax.tick_params(labelsize=7)
-    fig.tight_layout()
+    fixed_tight_layout(fig)
     save(fig, outputs)
     return fig
 
@@ -278,7 +283,7 @@ def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list
     ax.set_ylabel("Pearson r with > others")
     ax.set_title(label, fontsize=9)
     ax.legend(fontsize=8)
-    fig.tight_layout()
+    fixed_tight_layout(fig)
     save(fig, outputs)
     return fig
 
