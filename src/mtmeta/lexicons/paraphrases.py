@@ -129,15 +129,20 @@ def read_meteor_paraphrases(path: str | Path, lowercase: bool = True) -> Iterabl
 KINDS = ("mythes", "wordnet", "meteor")
 
 
-def entries(kind: str, path: str | Path, filter_kind: str | None = None,
-            lemma: Callable[[str], str] | None = None) -> Iterator[tuple[str, str]]:
-    """(phrase, paraphrase) pairs of a resource, reduced by ``filter_kind`` if given."""
+def raw_entries(kind: str, path: str | Path) -> Iterable[tuple[str, str, str | None]]:
+    """(phrase, paraphrase, part of speech or None) entries of a resource, unreduced."""
     if kind == "mythes":
-        raw = MyThes(path).pairs()
-    elif kind == "wordnet":
-        raw = wordnet_entries(path)
-    elif kind == "meteor":
-        raw = read_meteor_paraphrases(path)
-    else:
-        raise ConfigError(f"unknown paraphrase resource kind {kind!r}; known: {', '.join(KINDS)}")
-    return filter_paraphrases(raw, filter_kind, lemma)
+        return MyThes(path).pairs()
+    if kind == "wordnet":
+        return wordnet_entries(path)
+    if kind == "meteor":
+        return read_meteor_paraphrases(path)
+    raise ConfigError(f"unknown paraphrase resource kind {kind!r}; known: {', '.join(KINDS)}")
+
+
+def entries(kind: str, path: str | Path, filter_kind: str | None = None,
+            lemma: Callable[[str], str] | None = None,
+            raw: Iterable[tuple[str, str, str | None]] | None = None) -> Iterator[tuple[str, str]]:
+    """(phrase, paraphrase) pairs of a resource, reduced by ``filter_kind`` if given. ``raw``: the
+    resource's :func:`raw_entries` already read (a list, to reduce it several ways from one parse)."""
+    return filter_paraphrases(raw_entries(kind, path) if raw is None else raw, filter_kind, lemma)

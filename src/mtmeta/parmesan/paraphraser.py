@@ -144,47 +144,75 @@ class Paraphraser:
         """``links``: word alignment (reference index, hypothesis index); None for greedy selection."""
         ref_lemmas = [self.lemma(w) for w in reference]
         hyp_lemmas = [self.lemma(w) for w in hypothesis]
+        return self.walk(reference, hypothesis, ref_lemmas, hyp_lemmas, links)
+
+    def walk(self, reference: list[str], hypothesis: list[str], ref_lemmas: list[str], hyp_lemmas: list[str],
+             links: set[tuple[int, int]] | None = None, word_slots: list | None = None,
+             phrases: list | None = None) -> Paraphrased:
+        """:meth:`__call__` with the lemmas given, and optionally the lexicon's candidates of the pair
+        (:meth:`word_slots`, :meth:`phrase_candidates`), which do not depend on order and selection."""
         state = _State(reference, hypothesis, ref_lemmas, hyp_lemmas, links)
-        steps = {"one-word-only": [self._words], "one-word-first": [self._words, self._phrases],
-                 "multi-word-first": [self._phrases, self._words]}[self.order]
-        for step in steps:
-            step(state)
+        for step in {"one-word-only": ("words",), "one-word-first": ("words", "phrases"),
+                     "multi-word-first": ("phrases", "words")}[self.order]:
+            if step == "words":
+                self._words(state, word_slots)
+            else:
+                self._phrases(state, phrases)
         return Paraphrased(state.output(), state.substitutions)
 
-    def _words(self, s: _State) -> None:
-        """Each reference word not in the hypothesis takes the first of its paraphrases, in lexicon
-        order, that the hypothesis has (and the reference has not) at a free (and linked) position.
-
-        The search runs over the hypothesis's lemmas with their lexicon rank, which finds the same
-        word as walking the lexicon's list and is much faster for words with many paraphrases."""
-        ref_set, hyp_set = set(s.ref_lemmas), set(s.hyp_lemmas)
-        positions = defaultdict(list)
-        for j, lemma in enumerate(s.hyp_lemmas):
+    def word_slots(self, ref_lemmas: list[str], hyp_lemmas: list[str]) -> list[tuple[int, tuple[list[int], ...]]]:
+        """(reference position, hypothesis positions of each paraphrase the hypothesis offers, in
+        lexicon order) of each reference word not in the hypothesis with such paraphrases: the
+        hypothesis's lemmas that the reference lacks, ranked by the reference lemma's lexicon order
+        (the ranks of one lemma's paraphrases are distinct)."""
+        ref_set, hyp_set = set(ref_lemmas), set(hyp_lemmas)
+        positions: dict[str, list[int]] = defaultdict(list)
+        for j, lemma in enumerate(hyp_lemmas):
             positions[lemma].append(j)
         offers = [w for w in positions if w not in ref_set]
         ranks = self.lexicon.word_ranks
-        for i, r in enumerate(s.ref_lemmas):
-            if s.changed[i] or r in hyp_set:
+        slots = []
+        for i, r in enumerate(ref_lemmas):
+            if r in hyp_set:
                 continue
             rank = ranks.get(r)
             if not rank:
                 continue
-            best_rank, choice = None, None
-            for w in offers:
-                k = rank.get(w)
-                if k is None or (best_rank is not None and k >= best_rank):
-                    continue
-                for j in positions[w]:
-                    if j not in s.used and (s.links is None or (i, j) in s.links):
-                        best_rank, choice = k, j
+            found = sorted((rank[w], w) for w in offers if w in rank)
+            if found:
+                slots.append((i, tuple(positions[w] for _, w in found)))
+        return slots
+
+    def _words(self, s: _State, slots: list | None = None) -> None:
+        """Each reference word not in the hypothesis takes the first of its paraphrases, in lexicon
+        order, that the hypothesis has (and the reference has not) at a free (and linked) position.
+
+        The search runs over the hypothesis's lemmas with their lexicon rank (:meth:`word_slots`),
+        which finds the same word as walking the lexicon's list and is much faster for words with
+        many paraphrases."""
+        if slots is None:
+            slots = self.word_slots(s.ref_lemmas, s.hyp_lemmas)
+        changed, used, links = s.changed, s.used, s.links
+        for i, candidates in slots:
+            if changed[i]:
+                continue
+            choice = None
+            for js in candidates:
+                for j in js:
+                    if j not in used and (links is None or (i, j) in links):
+                        choice = j
                         break
+                if choice is not None:
+                    break
             if choice is not None:
                 s.replace((i, i + 1), (choice, choice + 1), "word")
 
-    def _phrases(self, s: _State) -> None:
+    def _phrases(self, s: _State, candidates: list | None = None) -> None:
         if not self.lexicon.phrases:
             return
-        for a, b, i, j in self.phrase_candidates(s.ref_lemmas, s.hyp_lemmas):
+        if candidates is None:
+            candidates = self.phrase_candidates(s.ref_lemmas, s.hyp_lemmas)
+        for a, b, i, j in candidates:
             if any(s.changed[i : i + a]) or any(k in s.used for k in range(j, j + b)):
                 continue
             if s.links is not None and not _consistent((i, i + a), (j, j + b), s.links):
@@ -259,39 +287,86 @@ class _State:
         return [w for slot in self.slots for w in slot]
 
 
+class SegmentTexts:
+    """A segment table's texts tokenised and lemmatised once (each distinct text once) for every
+    setting that paraphrases it, and each lexicon's candidates per row, found once per lexicon
+    (:meth:`Paraphraser.word_slots`, :meth:`Paraphraser.phrase_candidates`: they depend on the
+    lexicon and the lemmas only, not on order and selection). Tokens and lemmas are only read."""
+
+    def __init__(self, segments, tokenize: Callable[[str], list[str]], lemma: Callable[[str], str]):
+        self.lemma = lemma
+        self.systems = segments["system"].tolist()
+        self.seg_ids = [int(seg_id) for seg_id in segments["seg_id"].tolist()]
+        texts: dict[str, tuple[list[str], list[str], str]] = {}
+
+        def of(text: str) -> tuple[list[str], list[str], str]:
+            found = texts.get(text)
+            if found is None:
+                tokens = tokenize(text)
+                found = texts[text] = (tokens, [lemma(w) for w in tokens], " ".join(tokens))
+            return found
+
+        # (reference tokens, lemmas, joined), (hypothesis tokens, lemmas, joined) per row
+        self.rows = [(of(ref), of(hyp)) for hyp, ref in zip(segments["hypothesis"].tolist(),
+                                                              segments["reference"].tolist(), strict=True)]
+        self._candidates: dict[int, list] = {}  # id(lexicon) -> [lexicon, word slots, phrase candidates]
+
+    def candidates(self, paraphraser: Paraphraser, phrases: bool) -> tuple[list, list | None]:
+        """(word slots, phrase candidates or None if not ``phrases``) of each row with the paraphraser's lexicon."""
+        if paraphraser.lemma is not self.lemma:
+            raise ValueError("the paraphraser lemmatises with another function than these texts' lemmas")
+        lexicon = paraphraser.lexicon
+        entry = self._candidates.get(id(lexicon))
+        if entry is None:
+            entry = self._candidates[id(lexicon)] = [lexicon, None, None]  # the lexicon kept: its id stays unique
+        if entry[1] is None:
+            entry[1] = [paraphraser.word_slots(ref[1], hyp[1]) for ref, hyp in self.rows]
+        if phrases and entry[2] is None:
+            entry[2] = ([paraphraser.phrase_candidates(ref[1], hyp[1]) for ref, hyp in self.rows]
+                        if lexicon.phrases else [[] for _ in self.rows])
+        return entry[1], entry[2] if phrases else None
+
+
 def paraphrase_segments(segments, paraphraser: Paraphraser, tokenize: Callable[[str], list[str]],
-                        links: dict | None = None):
+                        links: dict | None = None, texts: SegmentTexts | None = None):
     """New references for every system x segment of a prepared segment table.
 
     ``tokenize`` splits hypothesis and reference (the new reference is the tokens joined by
-    spaces); ``links`` maps (system, seg_id) to alignment links for the alignment selection.
+    spaces); ``links`` maps (system, seg_id) to alignment links for the alignment selection;
+    ``texts``: the table's :class:`SegmentTexts` when several settings share them (made here if None).
     Returns the segment table with the new ``reference`` (the old one in ``original_reference``)
     and per-row counts ``words_replaced`` / ``phrases_replaced``, and one row per substitution.
     """
     import pandas as pd
 
+    if texts is None:
+        texts = SegmentTexts(segments, tokenize, paraphraser.lemma)
+    elif len(texts.rows) != len(segments):
+        raise ValueError(f"the shared texts have {len(texts.rows)} rows, the segment table {len(segments)}")
+    word_slots, phrase_candidates = texts.candidates(paraphraser, paraphraser.order != "one-word-only")
     new_refs, words, phrases, subs = [], [], [], []
-    reference_tokens: dict[str, list[str]] = {}  # every system shares the references (tokens are only read)
-    for system, seg_id, hyp, ref in zip(segments["system"], segments["seg_id"], segments["hypothesis"],
-                                        segments["reference"], strict=True):
-        ref_tokens = reference_tokens.get(ref)
-        if ref_tokens is None:
-            ref_tokens = reference_tokens[ref] = tokenize(ref)
-        hyp_tokens = tokenize(hyp)
+    for row, (system, seg_id, (ref, hyp)) in enumerate(zip(texts.systems, texts.seg_ids, texts.rows, strict=True)):
         pair_links = None
         if links is not None:
-            key = (system, int(seg_id))
+            key = (system, seg_id)
             if key not in links:
                 raise ValueError(f"no word alignment for system {system!r}, segment {seg_id}")
             pair_links = links[key]
-        result = paraphraser(ref_tokens, hyp_tokens, pair_links)
+        slots = word_slots[row]
+        candidates = phrase_candidates[row] if phrase_candidates is not None else None
+        if not slots and not candidates:  # nothing to substitute: the reference as it is
+            new_refs.append(ref[2])
+            words.append(0)
+            phrases.append(0)
+            continue
+        result = paraphraser.walk(ref[0], hyp[0], ref[1], hyp[1], pair_links, slots, candidates)
         new_refs.append(" ".join(result.tokens))
         words.append(result.words)
         phrases.append(result.phrases)
         for sub in result.substitutions:
-            subs.append({"system": system, "seg_id": int(seg_id), "kind": sub.kind, "before": sub.before,
-                         "after": sub.after, "reference": " ".join(ref_tokens), "new_reference": new_refs[-1],
-                         "hypothesis": " ".join(hyp_tokens)})
+            subs.append({"system": system, "seg_id": seg_id, "kind": sub.kind, "before": sub.before,
+                         "after": sub.after, "reference": ref[2], "new_reference": new_refs[-1],
+                         "hypothesis": hyp[2]})
     table = segments.copy()
     table["original_reference"] = table["reference"]
     table["reference"] = new_refs

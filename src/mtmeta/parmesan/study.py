@@ -21,7 +21,7 @@ import pandas as pd
 from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError
 from mtmeta.lexicons import paraphrases
-from mtmeta.parmesan.paraphraser import ORDERS, SELECTIONS, Lexicon, Paraphraser, paraphrase_segments
+from mtmeta.parmesan.paraphraser import ORDERS, SELECTIONS, Lexicon, Paraphraser, SegmentTexts, paraphrase_segments
 
 log = logging.getLogger(__name__)
 
@@ -45,20 +45,23 @@ def lemmatizer(lang: str) -> Callable[[str], str]:
     return lemma
 
 
-def build_lexicon(kind: str, path: str | Path, lang: str, filter_kind: str | None = None) -> Lexicon:
+def build_lexicon(kind: str, path: str | Path, lang: str, filter_kind: str | None = None,
+                  raw: list | None = None) -> Lexicon:
+    """``raw``: the resource's entries already read (:func:`mtmeta.lexicons.paraphrases.raw_entries`)."""
     lemma = lemmatizer(lang)
-    lexicon = Lexicon.build(paraphrases.entries(kind, path, filter_kind, lemma), lemma)
+    lexicon = Lexicon.build(paraphrases.entries(kind, path, filter_kind, lemma, raw), lemma)
     log.info("lexicon %s (%s, filter %s): %d entries, %d one-word lemmas, %d phrases", Path(path).name, kind,
              filter_kind or "none", lexicon.n_entries, len(lexicon.words), len(lexicon.phrases))
     return lexicon
 
 
 def paraphrase(segments: pd.DataFrame, lexicon: Lexicon, lang: str, order: str, selection: str,
-               tokenize: Callable[[str], list[str]], links: dict | None = None):
-    """(new segment table, substitutions) for one setting; see :func:`mtmeta.parmesan.paraphrase_segments`."""
+               tokenize: Callable[[str], list[str]], links: dict | None = None, texts: SegmentTexts | None = None):
+    """(new segment table, substitutions) for one setting; see :func:`mtmeta.parmesan.paraphrase_segments`
+    (``texts``: the segments' tokens, lemmas and candidates shared by several settings)."""
     check_setting(order, selection, links)
     paraphraser = Paraphraser(lexicon, lemmatizer(lang), order)
-    return paraphrase_segments(segments, paraphraser, tokenize, links if selection == "alignment" else None)
+    return paraphrase_segments(segments, paraphraser, tokenize, links if selection == "alignment" else None, texts)
 
 
 def check_setting(order: str, selection: str, links: dict | None) -> None:
@@ -153,17 +156,20 @@ def paraphrase_settings(segments: pd.DataFrame, settings: dict[str, dict], lexic
     """For each configured setting in order: (name, new segment table, substitutions, summary).
 
     Settings that share a lexicon filter share the lexicon (they differ in order and selection more
-    often than in the filter)."""
+    often than in the filter); the resource is read once for all filters; the segments' texts are
+    tokenised and lemmatised once, and each lexicon's candidates found once (:class:`SegmentTexts`)."""
     from mtmeta.data.tokenize import tokenizer
 
+    raw = list(paraphrases.raw_entries(lexicon_spec["kind"], lexicon_path))
+    texts = SegmentTexts(segments, tokenizer(tokenize), lemmatizer(lang))
     lexicons = {}
     for number, (name, setting) in enumerate(settings.items()):
         filter_kind = setting.get("filter")
         if filter_kind not in lexicons:
-            lexicons[filter_kind] = build_lexicon(lexicon_spec["kind"], lexicon_path, lang, filter_kind)
+            lexicons[filter_kind] = build_lexicon(lexicon_spec["kind"], lexicon_path, lang, filter_kind, raw)
         lexicon = lexicons[filter_kind]
         table, substitutions = paraphrase(segments, lexicon, lang, setting["order"], setting["selection"],
-                                          tokenizer(tokenize), links)
+                                          tokenizer(tokenize), links, texts)
         summary = summarize(table)
         summary.update(dataset=dataset, lp=lp, setting=name, order=setting["order"], selection=setting["selection"],
                        filter=filter_kind, lexicon=lexicon_spec["source"], lexicon_kind=lexicon_spec["kind"],
