@@ -91,8 +91,18 @@ class BLEU(SacrebleuMetric):
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         if self.backend == "sacrebleu" or len(references) > 1:
             return super().stats(hypotheses, references)
+        return self._packed_stats(hypotheses, references, self._packed_pairs(hypotheses, references))
+
+    def _packed_pairs(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
+        """For the compiled counting (one reference per segment): ``(texts, hyp_text, ref_text, symbols)``,
+        this call's distinct preprocessed texts, each pair's two text numbers, and the texts as word ids
+        (``ngrams.packed``). softBLEU reads its soft credit off the same."""
         texts, hyp_text, ref_text, _ = self._text_pairs(hypotheses, references)
-        symbols = ngrams.packed([self._words(t) for t in texts], len(self._word_ids.vocabulary))
+        return texts, hyp_text, ref_text, ngrams.packed([self._words(t) for t in texts], len(self._word_ids.vocabulary))
+
+    def _packed_stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], pairs) -> np.ndarray:
+        """:meth:`stats` of :meth:`_packed_pairs`' ``pairs`` of these hypotheses and references."""
+        _, hyp_text, ref_text, symbols = pairs
         correct = ngrams.matches(symbols, hyp_text, ref_text, self.max_ngram_order)
         if correct is None:  # a vocabulary too large for 63-bit keys
             return super().stats(hypotheses, references)

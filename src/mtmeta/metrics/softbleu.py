@@ -111,6 +111,24 @@ def _assign_sparse(rows: list[dict[int, float]], columns: int, assignment: str) 
     return total
 
 
+def _gram_ids(values: np.ndarray, offsets: np.ndarray, orders: int) -> list[tuple[np.ndarray, int]]:
+    """For n = 1..orders: ``(ids, bound)``, where ``ids[i]`` numbers the n-gram starting at position i of
+    the packed texts (equal ids for equal n-grams, all below ``bound``; 0 where no whole n-gram of its
+    text starts), for :func:`mtmeta.metrics.soft_kernel.unmatched_ids`. An n-gram's id is the rank of
+    the pair (its first n-1 words' id, its last word)."""
+    out = [(values, int(values.max(initial=0)) + 1)]
+    ends = np.repeat(offsets[1:], np.diff(offsets))
+    positions = np.arange(len(values))
+    base = out[0][1]
+    for n in range(2, orders + 1):
+        valid = positions + n - 1 < ends
+        ids = np.zeros(len(values), dtype=np.int64)
+        keys = out[-1][0][valid] * base + values[positions[valid] + n - 1]  # below len(values) * base
+        distinct, ids[valid] = np.unique(keys, return_inverse=True)
+        out.append((ids, len(distinct)))
+    return out
+
+
 class SoftBLEU(Metric):
     name = "softbleu"
     PARAM_RANGES: ClassVar[dict] = {"k": Range(low=1), "floor": Range(0, 1), "max_ngram_order": Range(low=1),
@@ -227,7 +245,13 @@ class SoftBLEU(Metric):
         if len(references) != 1:
             raise ValueError(f"softbleu is defined for one reference per segment (seed 000), "
                              f"got {len(references)} reference streams")
-        base = self._bleu.stats(hypotheses, references)  # sacrebleu's rows: lengths, correct, total
+        compiled = self._compiled_applies()
+        # The compiled credit reads the texts BLEU numbered and packed for its counts: packed once.
+        pairs = self._bleu._packed_pairs(hypotheses, references) if compiled else None
+        if compiled:
+            base = self._bleu._packed_stats(hypotheses, references, pairs)
+        else:
+            base = self._bleu.stats(hypotheses, references)  # sacrebleu's rows: lengths, correct, total
         n = self.order
         out = np.zeros((len(hypotheses), 2 + 3 * n))
         out[:, :2] = base[:, :2]
@@ -236,8 +260,14 @@ class SoftBLEU(Metric):
         preprocess = self._bleu.preprocess
         prefetch = getattr(self.vectors, "prefetch_neighbours", None)  # any object with neighbours() will do
         if prefetch and (self.method == "generation" or self.phrase):  # every reference word's, in blocks
-            prefetch(self.reference_words(references[0]), self.k)
-        if self._compiled_credit(hypotheses, references, out):
+            # Once per reference set (the systems of a test set share theirs): later calls would find
+            # every neighbour list already known.
+            key = (self.k, tuple(references[0]))
+            if getattr(self, "_prefetched", None) != key:
+                prefetch(self.reference_words(references[0]), self.k)
+                self._prefetched = key
+        if compiled:
+            self._compiled_credit(pairs, out)
             return out
         for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
             hyp_words = preprocess(hyp).split()
@@ -254,23 +284,26 @@ class SoftBLEU(Metric):
         preprocess = self._bleu.preprocess
         return (word for ref in references if ref is not None for word in preprocess(ref).split())
 
-    def _compiled_credit(self, hypotheses, references, out: np.ndarray) -> bool:
+    def _compiled_applies(self) -> bool:
+        """Whether :meth:`_compiled_credit` computes the soft credit: not for the python backend, vectors
+        without a matrix, or the phrase method with the optimal assignment."""
+        vectors = self.vectors
+        return (self.backend == "compiled" and hasattr(vectors, "unit") and hasattr(vectors, "index")
+                and not (self.phrase and self.assignment != "greedy"))
+
+    def _compiled_credit(self, pairs, out: np.ndarray) -> None:
         """Soft credit of every segment into ``out`` through :mod:`mtmeta.metrics.soft_kernel`: the
         same numbers as the per-segment code (each segment's cosine matrix is still one matrix product
-        of the same shape, so the floats are the same). False where it does not apply (the python
-        backend, vectors without a matrix, the phrase method with the optimal assignment)."""
-        vectors = self.vectors
-        if (self.backend != "compiled" or not hasattr(vectors, "unit") or not hasattr(vectors, "index")
-                or (self.phrase and self.assignment != "greedy")):
-            return False
-        from mtmeta.metrics import ngrams, soft_kernel
+        of the same shape, so the floats are the same). ``pairs``: BLEU's ``_packed_pairs`` of the call."""
+        from mtmeta.metrics import soft_kernel
 
-        bleu, n = self._bleu, self.order
-        texts, hyp_text, ref_text, _ = bleu._text_pairs(hypotheses, references)
-        vocabulary = bleu._word_ids.vocabulary  # word -> id 1, 2, ...
-        values, offsets, _ = ngrams.packed([bleu._words(text) for text in texts], len(vocabulary))
-        neighbours = self._neighbour_ids(vectors, vocabulary, values, offsets, ref_text)
-        hyp_starts, hyp_off, ref_starts, ref_off = soft_kernel.unmatched(values, offsets, hyp_text, ref_text, 1)
+        vectors = self.vectors
+        n = self.order
+        _, hyp_text, ref_text, (values, offsets, _) = pairs
+        vocabulary = self._bleu._word_ids.vocabulary  # word -> id 1, 2, ...
+        neighbours = self._neighbour_ids(vectors, values, offsets, ref_text)
+        grams = _gram_ids(values, offsets, n if self.phrase else 1)
+        hyp_starts, hyp_off, ref_starts, ref_off = soft_kernel.unmatched_ids(*grams[0], offsets, hyp_text, ref_text, 1)
         hyp_words, ref_words = values[hyp_starts], values[ref_starts]
         rows_of = self._embedding_rows(vectors, vocabulary)
         unit = self._padded_unit(vectors)  # a zero row last: the vector of every unknown word
@@ -297,9 +330,8 @@ class SoftBLEU(Metric):
                                                     ref_off, neighbours[0])
         if self.phrase:
             for order in range(2, n + 1):
-                starts = soft_kernel.unmatched(values, offsets, hyp_text, ref_text, order)
+                starts = soft_kernel.unmatched_ids(*grams[order - 1], offsets, hyp_text, ref_text, order)
                 out[:, 2 + n + order - 1] = soft_kernel.phrase_credit(values, *starts, order, self.floor, *neighbours)
-        return True
 
     def _embedding_rows(self, vectors, vocabulary: dict[str, int]) -> np.ndarray:
         """Row of each word id's vector in :meth:`_padded_unit` (the zero row for unknown words and id 0)."""
@@ -317,21 +349,50 @@ class SoftBLEU(Metric):
             self._unit = np.vstack([vectors.unit, np.zeros((1, vectors.unit.shape[1]), dtype=vectors.unit.dtype)])
         return self._unit
 
-    def _neighbour_ids(self, vectors, vocabulary: dict[str, int], values, offsets, ref_text):
-        """(ids, cosines): row w holds the word ids (-1: none, or a word of no text here) and cosines
-        of the k nearest neighbours of reference word w, for the generation and phrase methods."""
+    def _neighbour_ids(self, vectors, values, offsets, ref_text):
+        """(ids, cosines): row w holds the word ids (-1: none) and cosines of the k nearest neighbours of
+        reference word w, for the generation and phrase methods (rows of other words: -1 and 0).
+
+        Kept per metric object and filled for the reference words not seen before (the systems of a
+        test set share their references): word ids are stable, and every neighbour word gets one (it
+        enters BLEU's vocabulary, which changes no count), so a filled row never goes stale."""
         k = self.k if (self.method == "generation" or self.phrase) else 1
-        ids = np.full((len(vocabulary) + 1, k), -1, dtype=np.int64)
-        cosines = np.zeros((len(vocabulary) + 1, k))
+        vocabulary = self._bleu._word_ids.vocabulary
+        table = getattr(self, "_neighbour_table", None)
+        if table is None or table["vectors"] is not vectors or table["k"] != k:
+            table = self._neighbour_table = {"vectors": vectors, "k": k, "ids": np.full((1, k), -1, dtype=np.int64),
+                                             "cosines": np.zeros((1, k)), "filled": np.zeros(1, dtype=bool),
+                                             "words": []}
+
+        def grow() -> None:  # a row for every word id
+            size = len(vocabulary) + 1
+            if size > len(table["filled"]):
+                for name, fill in (("ids", -1), ("cosines", 0.0), ("filled", False)):
+                    old = table[name]
+                    table[name] = np.full((size, *old.shape[1:]), fill, dtype=old.dtype)
+                    table[name][: len(old)] = old
+
+        grow()
         if self.method == "generation" or self.phrase:
-            words = list(vocabulary)
-            in_references = np.unique(np.concatenate(
-                [values[offsets[t] : offsets[t + 1]] for t in np.unique(ref_text)] or [np.zeros(0, np.int64)]))
-            for w in in_references.tolist():
-                for x, (neighbour, cosine) in enumerate(vectors.neighbours(words[w - 1], self.k).items()):
-                    ids[w, x] = vocabulary.get(neighbour, -1)
-                    cosines[w, x] = cosine
-        return ids, cosines
+            in_pairs = np.zeros(len(offsets) - 1, dtype=bool)
+            in_pairs[ref_text] = True  # the reference texts' words
+            in_references = np.unique(values[np.repeat(in_pairs, np.diff(offsets))])
+            new = in_references[~table["filled"][in_references]].tolist()
+            if new:
+                words = table["words"]
+                words.extend(islice(vocabulary, len(words), None))  # the word of id w: words[w - 1]
+                found = [(w, vectors.neighbours(words[w - 1], self.k)) for w in new]
+                for _, neighbours in found:  # an id for every neighbour word (BLEU's vocabulary grows)
+                    for neighbour in neighbours:
+                        vocabulary.setdefault(neighbour, len(vocabulary) + 1)
+                grow()
+                ids, cosines = table["ids"], table["cosines"]
+                for w, neighbours in found:
+                    for x, (neighbour, cosine) in enumerate(neighbours.items()):
+                        ids[w, x] = vocabulary[neighbour]
+                        cosines[w, x] = cosine
+                table["filled"][new] = True
+        return table["ids"], table["cosines"]
 
     # -- scores -------------------------------------------------------------------------------
 

@@ -333,3 +333,50 @@ def test_phrase_ties_go_to_the_first_reference_ngram(backend):
     row = dict(zip(metric.stat_names, metric.stats(["x c y c"], [["u c v c"]])[0], strict=True))
     assert row["soft_2"] == pytest.approx(math.cos(math.radians(30)), abs=1e-12)
     assert row["soft_1"] == pytest.approx(math.cos(math.radians(30)) + math.cos(math.radians(75)), abs=1e-12)
+
+
+@pytest.mark.parametrize("params", [
+    {}, {"assignment": "optimal"}, {"method": "generation", "k": 3}, {"phrase": True, "k": 3},
+], ids=lambda p: "-".join(f"{k}={v}" for k, v in p.items()) or "similarity")
+def test_one_metric_object_over_different_reference_sets_equals_fresh_objects(params):
+    """What a metric object keeps per reference set (the neighbour table, the prefetch) never goes
+    stale: reference sets in turn (then the first again, with new hypotheses whose words are the
+    earlier references' neighbours) give the statistics of a fresh object for each call."""
+    rng = np.random.default_rng(11)
+    words = [f"w{k}" for k in range(40)]
+    matrix = rng.normal(size=(40, 5))
+    pools = [words[:14], words[14:28], words]
+
+    def sentences(pool, count):
+        return [" ".join(rng.choice(pool, size=rng.integers(1, 12))) for _ in range(count)]
+
+    calls = [(sentences(pools[0], 60), sentences(pools[0], 60)), (sentences(pools[1], 60), sentences(pools[1], 60))]
+    calls.append((sentences(pools[2], 60), calls[0][1]))  # the first references, hypotheses of every word
+    calls.append((sentences(pools[2], 60), calls[1][1]))
+    for backend in ("compiled", "python"):
+        kept = metrics.get("softbleu", lang="en", vectors=Vectors(words, matrix), backend=backend, **params)
+        for hyps, refs in calls:
+            fresh = metrics.get("softbleu", lang="en", vectors=Vectors(words, matrix), backend=backend, **params)
+            expected = fresh.stats(hyps, [refs])
+            np.testing.assert_array_equal(kept.stats(hyps, [refs]), expected)
+            python = metrics.get("softbleu", lang="en", vectors=Vectors(words, matrix), backend="python", **params)
+            np.testing.assert_array_equal(expected, python.stats(hyps, [refs]))
+            assert (expected[:, 6] > 0).sum() > 10
+
+
+def test_unmatched_from_ngram_ids_equals_the_pairwise_kernel():
+    from mtmeta.metrics.soft_kernel import unmatched, unmatched_ids
+    from mtmeta.metrics.softbleu import _gram_ids
+
+    rng = np.random.default_rng(5)
+    texts = [rng.integers(1, 6 if t % 2 else 40, size=rng.integers(0, 16)) for t in range(400)]
+    values = np.concatenate(texts).astype(np.int64)
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(t) for t in texts])
+    hyp_text = rng.integers(0, 400, size=500)
+    ref_text = rng.integers(0, 400, size=500)
+    grams = _gram_ids(values, offsets, 4)
+    for n in range(1, 5):
+        for mine, theirs in zip(unmatched_ids(*grams[n - 1], offsets, hyp_text, ref_text, n),
+                                unmatched(values, offsets, hyp_text, ref_text, n), strict=True):
+            np.testing.assert_array_equal(mine, theirs)
