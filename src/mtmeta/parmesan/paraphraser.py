@@ -53,9 +53,14 @@ class Lexicon:
         words: dict[str, list[str]] = defaultdict(list)
         phrases: dict[tuple[str, ...], set[tuple[str, ...]]] = defaultdict(set)
         n = 0
+        sequences: dict[str, tuple[str, ...]] = {}  # a text's lemmas (a thesaurus's headword recurs in every pair)
         for phrase, paraphrase in entries:
-            a = tuple(lemma(w) for w in phrase.split())
-            b = tuple(lemma(w) for w in paraphrase.split())
+            a = sequences.get(phrase)
+            if a is None:
+                a = sequences[phrase] = tuple(lemma(w) for w in phrase.split())
+            b = sequences.get(paraphrase)
+            if b is None:
+                b = sequences[paraphrase] = tuple(lemma(w) for w in paraphrase.split())
             if not a or not b or a == b or len(a) > max_phrase or len(b) > max_phrase:
                 continue
             n += 1
@@ -170,6 +175,8 @@ class Paraphraser:
         for j, lemma in enumerate(hyp_lemmas):
             positions[lemma].append(j)
         offers = [w for w in positions if w not in ref_set]
+        if not offers:
+            return []
         ranks = self.lexicon.word_ranks
         slots = []
         for i, r in enumerate(ref_lemmas):
@@ -178,8 +185,10 @@ class Paraphraser:
             rank = ranks.get(r)
             if not rank:
                 continue
-            found = sorted((rank[w], w) for w in offers if w in rank)
+            found = [(k, w) for w in offers if (k := rank.get(w)) is not None]
             if found:
+                if len(found) > 1:
+                    found.sort()
                 slots.append((i, tuple(positions[w] for _, w in found)))
         return slots
 
@@ -317,8 +326,10 @@ class SegmentTexts:
             raise ValueError("the paraphraser lemmatises with another function than these texts' lemmas")
         lexicon = paraphraser.lexicon
         entry = self._candidates.get(id(lexicon))
-        if entry is None:
-            entry = self._candidates[id(lexicon)] = [lexicon, None, None]  # the lexicon kept: its id stays unique
+        if entry is None:  # an equal lexicon (two filters can keep the same pairs) has the same candidates
+            entry = next((known for known in self._candidates.values() if known[0] == lexicon), None)
+            # The lexicon kept in the entry: its id stays unique.
+            entry = self._candidates[id(lexicon)] = entry or [lexicon, None, None]
         if entry[1] is None:
             entry[1] = [paraphraser.word_slots(ref[1], hyp[1]) for ref, hyp in self.rows]
         if phrases and entry[2] is None:

@@ -99,7 +99,8 @@ def random_case(seed):
 def test_shared_settings_equal_each_setting_alone_and_the_definition(seed):
     full, one_word, segments, links = random_case(seed)
     texts = SegmentTexts(segments, str.split, lemma)  # shared by every setting below, in this order
-    for lexicon in (full, one_word, full):
+    equal = Lexicon(dict(one_word.words), dict(one_word.phrases), one_word.max_phrase, one_word.n_entries)
+    for lexicon in (full, one_word, full, equal):
         for order in ORDERS:
             for pair_links in (None, links):
                 paraphraser = Paraphraser(lexicon, lemma, order)
