@@ -101,6 +101,7 @@ class Memo:
 
 
 _DRAWS: list = [None, None, 0.0]  # the last read-only weight matrix, its float64 copy, its largest row sum
+_BY_SEGMENT: list = [None, None]  # the last read-only float64 weight matrix and its transposed C-order copy
 
 
 def float_draws(weights: np.ndarray) -> tuple[np.ndarray, float]:
@@ -111,8 +112,21 @@ def float_draws(weights: np.ndarray) -> tuple[np.ndarray, float]:
         return _DRAWS[1], _DRAWS[2]
     converted = (weights.astype(np.float64), float(np.abs(weights).sum(axis=-1).max(initial=0)))
     if not weights.flags.writeable and weights.base is None:
+        converted[0].flags.writeable = False
         _DRAWS[:] = [weights, *converted]
     return converted
+
+
+def by_segment(float_weights: np.ndarray) -> np.ndarray:
+    """The draws x segments ``float_weights`` transposed into C order (segments x draws), for
+    :func:`mtmeta.metrics.sums_kernel.weighted_float_sums`; the cached copy of :func:`float_draws`'
+    read-only conversion is transposed once."""
+    if float_weights is _BY_SEGMENT[0]:
+        return _BY_SEGMENT[1]
+    transposed = np.ascontiguousarray(float_weights.T)
+    if not float_weights.flags.writeable:
+        _BY_SEGMENT[:] = [float_weights, transposed]
+    return transposed
 
 
 def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -142,7 +156,7 @@ def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
         totals = np.empty((len(weights), stats.shape[1]))
         totals[:, whole] = float_weights @ stats[:, whole].astype(np.float64)
         totals[:, ~whole] = weighted_float_sums(np.ascontiguousarray(stats[:, ~whole], dtype=np.float64),
-                                                float_weights)
+                                                by_segment(float_weights))
         return totals
     totals = np.zeros((len(weights), stats.shape[1]), dtype=dtype)
     for i in range(len(stats)):

@@ -13,16 +13,20 @@ from numba import njit
 
 
 @njit(cache=True)
-def weighted_float_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    draws, segments = weights.shape
+def weighted_float_sums(stats: np.ndarray, by_segment: np.ndarray) -> np.ndarray:
+    """``totals[d, c]``: the sum over segments i, in order, of ``by_segment[i, d] * stats[i, c]``
+    (``by_segment``: the draws' weights transposed, segments x draws, C order).
+
+    Segment by segment, every draw's total grows by one product: the innermost loop runs over draws,
+    contiguous in memory and independent of each other, so it is vectorised, and each total still
+    sees the segments in numpy's order. A zero weight adds +0.0 or -0.0, which changes no finite total
+    (and a total is never -0.0: it starts at +0.0, and +0.0 + -0.0 == +0.0)."""
+    segments, draws = by_segment.shape
     columns = stats.shape[1]
-    totals = np.zeros((draws, columns))
-    for d in range(draws):
-        row = totals[d]
-        for i in range(segments):
-            w = weights[d, i]
-            if w == 0.0:  # adding 0.0 * a finite value changes no total (x + 0.0 == x, and -0.0 + 0.0 == 0.0)
-                continue
-            for c in range(columns):
-                row[c] += w * stats[i, c]
-    return totals
+    totals = np.zeros((columns, draws))
+    for i in range(segments):
+        for c in range(columns):
+            value = stats[i, c]
+            for d in range(draws):
+                totals[c, d] += by_segment[i, d] * value
+    return totals.T.copy()

@@ -61,3 +61,19 @@ def test_read_only_draws_are_converted_once_and_give_the_same_totals():
     writable = weights.copy()  # a writable matrix is converted on every call, never cached
     np.testing.assert_array_equal(weighted_sums(stats, writable), first)
     assert base._DRAWS[0] is weights
+
+
+def test_read_only_draws_are_transposed_once_for_float_statistics():
+    from mtmeta.metrics import base
+    from mtmeta.stats.correlation import resample_weights
+
+    rng = np.random.default_rng(6)
+    weights = resample_weights(400, 25, seed=8)
+    stats = rng.random((400, 3))
+    first = weighted_sums(stats, weights)
+    assert base._BY_SEGMENT[0] is base._DRAWS[1]  # the float copy of these draws, transposed
+    cached = base._BY_SEGMENT[1]
+    assert cached.shape == (400, 25) and cached.flags.c_contiguous
+    np.testing.assert_array_equal(weighted_sums(stats, weights), first)
+    assert base._BY_SEGMENT[1] is cached
+    np.testing.assert_array_equal(first, one_by_one(stats, weights))
