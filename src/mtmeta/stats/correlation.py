@@ -49,17 +49,24 @@ def p_value_methods(n: int, x: np.ndarray, y: np.ndarray) -> str:
     return f"pearson:t-test|spearman:{spearman}|kendall:{kendall}"
 
 
-def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
-    """Pearson, Spearman and Kendall (tau-b) of two paired vectors, with two-sided p-values."""
+def _paired(metric, human) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Two score vectors as float arrays, checked (1-d, equal length, no NaN), and whether their
+    correlation is defined (at least 3 items, neither vector constant)."""
     metric = np.asarray(metric, dtype=float)
     human = np.asarray(human, dtype=float)
     if metric.shape != human.shape or metric.ndim != 1:
         raise ValueError(f"need two 1-d vectors of equal length, got shapes {metric.shape} and {human.shape}")
     if np.isnan(metric).any() or np.isnan(human).any():
         raise ValueError("NaN in the score vectors; drop unscored systems before correlating")
+    return metric, human, bool(metric.size >= 3 and np.ptp(metric) != 0 and np.ptp(human) != 0)
+
+
+def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
+    """Pearson, Spearman and Kendall (tau-b) of two paired vectors, with two-sided p-values."""
+    metric, human, defined = _paired(metric, human)
     n = int(metric.size)
     result: dict = {"n": n}
-    if n < 3 or np.ptp(metric) == 0 or np.ptp(human) == 0:
+    if not defined:
         for name in ("pearson", "spearman", "kendall"):
             result[name], result[f"{name}_p"] = math.nan, math.nan
         result["p_method"] = "undefined (n < 3 or a constant vector)"
@@ -83,13 +90,8 @@ def correlation(metric: np.ndarray, human: np.ndarray, statistic: str) -> float:
     compute = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
     if statistic not in compute:
         raise ValueError(f"unknown correlation {statistic!r}; expected one of: {', '.join(compute)}")
-    metric = np.asarray(metric, dtype=float)
-    human = np.asarray(human, dtype=float)
-    if metric.shape != human.shape or metric.ndim != 1:
-        raise ValueError(f"need two 1-d vectors of equal length, got shapes {metric.shape} and {human.shape}")
-    if np.isnan(metric).any() or np.isnan(human).any():
-        raise ValueError("NaN in the score vectors; drop unscored systems before correlating")
-    if metric.size < 3 or np.ptp(metric) == 0 or np.ptp(human) == 0:
+    metric, human, defined = _paired(metric, human)
+    if not defined:
         return math.nan
     return float(compute[statistic](metric, human).statistic)
 
