@@ -24,19 +24,23 @@ from mtmeta.metrics.ngram_kernel import same_ngram as _same
 
 
 @njit(cache=True)
+def _gram_count(offsets, texts, n: int) -> int:
+    """The number of n-grams in the texts ``texts`` (one per pair; a text may repeat)."""
+    total = 0
+    for t in texts:
+        total += max(offsets[t + 1] - offsets[t] - n + 1, 0)
+    return total
+
+
+@njit(cache=True)
 def unmatched(values, offsets, hyp_text, ref_text, n: int):
     """Start positions (in ``values``) of each pair's unmatched hypothesis and reference n-grams:
     ``(hyp_starts, hyp_off, ref_starts, ref_off)``, pair p's at ``[off[p]:off[p + 1]]``."""
     n_pairs = len(hyp_text)
     hyp_off = np.zeros(n_pairs + 1, dtype=np.int64)
     ref_off = np.zeros(n_pairs + 1, dtype=np.int64)
-    size_h = 0
-    size_r = 0
-    for p in range(n_pairs):
-        size_h += max(offsets[hyp_text[p] + 1] - offsets[hyp_text[p]] - n + 1, 0)
-        size_r += max(offsets[ref_text[p] + 1] - offsets[ref_text[p]] - n + 1, 0)
-    hyp_starts = np.empty(size_h, dtype=np.int64)
-    ref_starts = np.empty(size_r, dtype=np.int64)
+    hyp_starts = np.empty(_gram_count(offsets, hyp_text, n), dtype=np.int64)
+    ref_starts = np.empty(_gram_count(offsets, ref_text, n), dtype=np.int64)
     c_h = 0
     c_r = 0
     for p in range(n_pairs):
@@ -158,13 +162,8 @@ def unmatched_ids(grams, n_ids: int, offsets, hyp_text, ref_text, n: int):
     n_pairs = len(hyp_text)
     hyp_off = np.zeros(n_pairs + 1, dtype=np.int64)
     ref_off = np.zeros(n_pairs + 1, dtype=np.int64)
-    size_h = 0
-    size_r = 0
-    for p in range(n_pairs):
-        size_h += max(offsets[hyp_text[p] + 1] - offsets[hyp_text[p]] - n + 1, 0)
-        size_r += max(offsets[ref_text[p] + 1] - offsets[ref_text[p]] - n + 1, 0)
-    hyp_starts = np.empty(size_h, dtype=np.int64)
-    ref_starts = np.empty(size_r, dtype=np.int64)
+    hyp_starts = np.empty(_gram_count(offsets, hyp_text, n), dtype=np.int64)
+    ref_starts = np.empty(_gram_count(offsets, ref_text, n), dtype=np.int64)
     in_ref = np.zeros(n_ids, dtype=np.int64)  # the pair's reference count of each n-gram
     in_hyp = np.zeros(n_ids, dtype=np.int64)  # hypothesis copies seen so far (then: its count)
     ref_seen = np.zeros(n_ids, dtype=np.int64)  # reference copies seen so far
