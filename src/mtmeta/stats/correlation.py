@@ -11,6 +11,12 @@ Pearson r, Spearman rho and Kendall tau-b, each with a two-sided p-value:
 - Kendall: scipy's ``method="auto"``: exact when there are no ties and n <= 33, else normal.
 
 Fewer than three points, or a constant vector, give NaN: a correlation is undefined there.
+
+The coefficients and p-values are computed here with numpy and ``scipy.special`` in the order of
+operations of ``scipy.stats.pearsonr``, ``spearmanr`` and ``kendalltau`` (scipy 1.17), so they are
+bit-identical to scipy's (tests/unit/stats/test_correlation_scipy.py compares them on thousands of
+vectors): importing ``scipy.stats`` takes most of a second, which every small correlation job of the
+workflow would pay. This module stays free of I/O and of ``scipy.stats``.
 """
 
 from __future__ import annotations
@@ -20,10 +26,11 @@ import math
 from functools import cache
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 KENDALL_VARIANT = "tau-b"
 EXACT_SPEARMAN_MAX_N = 9
+PAIRWISE_KENDALL_MAX_N = 2000  # above it, Kendall's discordant pairs come from scipy (O(n log n))
 
 
 @cache
@@ -33,13 +40,108 @@ def _permutations(n: int) -> np.ndarray:
 
 def spearman_exact_p(x: np.ndarray, y: np.ndarray) -> float:
     """Two-sided exact permutation p-value of Spearman's rho (all n! pairings)."""
-    rx = stats.rankdata(x)
-    ry = stats.rankdata(y)
+    rx = rankdata(x)
+    ry = rankdata(y)
     rx = (rx - rx.mean()) / np.linalg.norm(rx - rx.mean())
     ry = (ry - ry.mean()) / np.linalg.norm(ry - ry.mean())
     observed = abs(float(rx @ ry))
     null = np.abs(ry[_permutations(len(x))] @ rx)
     return float(np.mean(null >= observed - 1e-12))
+
+
+def rankdata(values, axis: int = -1) -> np.ndarray:
+    """Average ranks (1-based; tied values share the mean of their ranks) along ``axis``, as
+    ``scipy.stats.rankdata``: every rank is a whole or half number, so any exact method agrees."""
+    values = np.moveaxis(np.asarray(values, dtype=float), axis, -1)
+    order = np.argsort(values, axis=-1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=-1)
+    n = values.shape[-1]
+    ranks = np.empty(values.shape, dtype=float)
+    flat_ordered, flat_order, flat_ranks = ordered.reshape(-1, n), order.reshape(-1, n), ranks.reshape(-1, n)
+    for row, (sorted_row, positions) in enumerate(zip(flat_ordered, flat_order, strict=True)):
+        starts = np.flatnonzero(np.r_[True, sorted_row[1:] != sorted_row[:-1]])
+        ends = np.r_[starts[1:], n]  # each run of equal values: ranks starts+1 .. ends, mean (s + 1 + e) / 2
+        flat_ranks[row, positions] = np.repeat((starts + 1 + ends) / 2, ends - starts)
+    return np.moveaxis(ranks, -1, axis)
+
+
+def pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Pearson r and its two-sided p-value (r's null distribution: beta(n/2 - 1, n/2 - 1) on
+    (-1, 1)), for defined input (:func:`_paired`), with ``scipy.stats.pearsonr``'s arithmetic."""
+    centred = []
+    for v in (x, y):
+        deviation = v - np.mean(v, axis=-1, keepdims=True)
+        largest = np.max(np.abs(deviation), axis=-1, keepdims=True)  # scaled first: no overflow in the norm
+        centred.append(deviation / (largest * np.linalg.norm(deviation / largest, ord=2, axis=-1, keepdims=True)))
+    r = np.clip(np.vecdot(centred[0], centred[1], axis=-1), -1.0, 1.0)
+    shape = np.asarray(x.shape[-1] / 2 - 1, dtype=float)
+    return float(r), float(2 * special.betaincc(shape, shape, (np.abs(r) - -1) / 2))
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Spearman rho (Pearson of average ranks, by ``np.corrcoef``) and the t-approximation's
+    two-sided p-value, with ``scipy.stats.spearmanr``'s arithmetic."""
+    rho = np.corrcoef(np.column_stack((rankdata(x), rankdata(y))), rowvar=False)[1, 0]
+    dof = len(x) - 2
+    with np.errstate(divide="ignore"):
+        t = rho * np.sqrt(np.clip(dof / ((rho + 1.0) * (1.0 - rho)), 0, None))
+    return float(rho), float(2 * special.stdtr(dof, -np.abs(t)))
+
+
+def _tie_counts(values: np.ndarray) -> tuple[int, int, int]:
+    """Pairs tied within ``values``, and the two sums over tie groups the variance of S needs."""
+    _, counts = np.unique(values, return_counts=True)
+    counts = counts[counts > 1].astype(np.int64)
+    return (int((counts * (counts - 1) // 2).sum()), int((counts * (counts - 1.0) * (counts - 2)).sum()),
+            int((counts * (counts - 1.0) * (2 * counts + 5)).sum()))
+
+
+def kendall(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Kendall tau-b and its two-sided p-value as ``scipy.stats.kendalltau(method="auto")``: exact
+    without ties when n <= 33 (or at most one pair discordant or concordant), else normal."""
+    size = len(x)
+    if size > PAIRWISE_KENDALL_MAX_N:  # the pairwise signs below would need size^2 memory
+        from scipy.stats import kendalltau
+
+        result = kendalltau(x, y)
+        return float(result.statistic), float(result.pvalue)
+    upper = np.triu_indices(size, k=1)
+    dx, dy = np.sign(x[upper[0]] - x[upper[1]]), np.sign(y[upper[0]] - y[upper[1]])
+    discordant = int(np.count_nonzero(dx * dy < 0))
+    joint_ties = int(np.count_nonzero((dx == 0) & (dy == 0)))
+    (x_ties, x0, x1), (y_ties, y0, y1) = _tie_counts(x), _tie_counts(y)
+    total = size * (size - 1) // 2
+    difference = total - x_ties - y_ties + joint_ties - 2 * discordant  # concordant minus discordant
+    tau = np.minimum(1.0, max(-1.0, difference / np.sqrt(total - x_ties) / np.sqrt(total - y_ties)))
+    if x_ties == 0 and y_ties == 0 and (size <= 33 or min(discordant, total - discordant) <= 1):
+        return float(tau), float(kendall_exact_p(size, total - discordant))
+    m = size * (size - 1.0)
+    variance = (m * (2 * size + 5) - x1 - y1) / 18 + (2 * x_ties * y_ties) / m + x0 * y0 / (9 * m * (size - 2))
+    return float(tau), float(2 * special.ndtr(-np.abs(difference / np.sqrt(variance))))
+
+
+def kendall_exact_p(n: int, concordant: int) -> float:
+    """Two-sided exact p-value of Kendall's tau without ties: twice the probability, over all n!
+    orderings, of at most min(C, total - C) concordant pairs (Kendall 1970's recurrence, computed
+    as scipy's ``_kendall_p_exact``)."""
+    c = min(concordant, n * (n - 1) // 2 - concordant)
+    if n <= 2:
+        probability = 1.0
+    elif c == 0:
+        probability = 2.0 / math.factorial(n) if n < 171 else 0.0
+    elif c == 1:
+        probability = 2.0 / math.factorial(n - 1) if n < 172 else 0.0
+    elif 4 * c == n * (n - 1):
+        probability = 1.0
+    else:
+        counts = np.zeros(c + 1)
+        counts[0:2] = 1.0
+        for j in range(3, n + 1):  # orderings of j items by concordant pairs, truncated at c
+            counts = np.cumsum(counts) if n < 171 else np.cumsum(counts) / j
+            if j <= c:
+                counts[j:] -= counts[: c + 1 - j]
+        probability = 2.0 * np.sum(counts) / math.factorial(n) if n < 171 else np.sum(counts)
+    return float(np.clip(probability, 0, 1))
 
 
 def p_value_methods(n: int, x: np.ndarray, y: np.ndarray) -> str:
@@ -71,15 +173,10 @@ def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
             result[name], result[f"{name}_p"] = math.nan, math.nan
         result["p_method"] = "undefined (n < 3 or a constant vector)"
         return result
-    pearson = stats.pearsonr(metric, human)
-    spearman = stats.spearmanr(metric, human)
-    kendall = stats.kendalltau(metric, human)
-    result["pearson"], result["pearson_p"] = float(pearson.statistic), float(pearson.pvalue)
-    result["spearman"] = float(spearman.statistic)
-    result["spearman_p"] = (
-        spearman_exact_p(metric, human) if n <= EXACT_SPEARMAN_MAX_N else float(spearman.pvalue)
-    )
-    result["kendall"], result["kendall_p"] = float(kendall.statistic), float(kendall.pvalue)
+    result["pearson"], result["pearson_p"] = pearson(metric, human)
+    result["spearman"], spearman_p = spearman(metric, human)
+    result["spearman_p"] = spearman_exact_p(metric, human) if n <= EXACT_SPEARMAN_MAX_N else spearman_p
+    result["kendall"], result["kendall_p"] = kendall(metric, human)
     result["p_method"] = p_value_methods(n, metric, human)
     return result
 
@@ -87,13 +184,13 @@ def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
 def correlation(metric: np.ndarray, human: np.ndarray, statistic: str) -> float:
     """One coefficient of :func:`correlations` (``pearson``, ``spearman`` or ``kendall``), the same
     value, without the other two and the p-values (a sweep needs one number per setting)."""
-    compute = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+    compute = {"pearson": pearson, "spearman": spearman, "kendall": kendall}
     if statistic not in compute:
         raise ValueError(f"unknown correlation {statistic!r}; expected one of: {', '.join(compute)}")
     metric, human, defined = _paired(metric, human)
     if not defined:
         return math.nan
-    return float(compute[statistic](metric, human).statistic)
+    return compute[statistic](metric, human)[0]
 
 
 def resample_weights(n_items: int, n_draws: int = 1000, seed: int = 12345) -> np.ndarray:
@@ -141,7 +238,7 @@ def correlation_rows(metric: np.ndarray, human: np.ndarray) -> dict[str, np.ndar
         if columns is not None:
             m, h = m[:, columns], h[:, columns]
         out["pearson"][rows] = _pearson_rows(m, h)
-        out["spearman"][rows] = _pearson_rows(stats.rankdata(m, axis=1), stats.rankdata(h, axis=1))
+        out["spearman"][rows] = _pearson_rows(rankdata(m, axis=1), rankdata(h, axis=1))
         out["kendall"][rows] = _kendall_rows(m, h)
     return out
 
@@ -176,5 +273,5 @@ def fisher_z_interval(r: float, n: int, alpha: float = 0.05) -> tuple[float, flo
         return math.nan, math.nan
     if abs(r) >= 1.0:
         return float(r), float(r)
-    centre, half = math.atanh(r), stats.norm.ppf(1 - alpha / 2) / math.sqrt(n - 3)
+    centre, half = math.atanh(r), float(special.ndtri(1 - alpha / 2)) / math.sqrt(n - 3)
     return math.tanh(centre - half), math.tanh(centre + half)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 
 SCORE_COLUMNS = ["gt_others", "ge_others", "expected_wins"]
 # A human score read, not computed: the official system-level score of a WMT year (e.g. WMT14's
@@ -88,6 +87,8 @@ def score_draws(comparisons: pd.DataFrame, systems: list[str], segment_weights: 
     n_sys, n_cmp = len(systems), len(rows)
     idx = np.arange(n_cmp)
     a_won, b_won, tied = outcome == "a", outcome == "b", outcome == "tie"
+
+    from scipy import sparse  # here: the correlation jobs import this module, and only the bootstrap needs it
 
     def indicator(rows_, cols_, n_cols):  # sparse (comparisons x n_cols) 0/1 matrix
         return sparse.csr_matrix((np.ones(len(rows_)), (rows_, cols_)), shape=(n_cmp, n_cols))
