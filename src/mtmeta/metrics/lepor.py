@@ -147,12 +147,10 @@ class HLEPOR(Metric):
     def _compiled_stats(self, hypotheses: Sequence[str], references: Sequence[str | None]) -> np.ndarray:
         from mtmeta.metrics.lepor_kernel import corpus_alignment
 
-        word_ids = ngrams.WordIds()
         texts: dict[str, int] = {}  # each distinct text once (the systems share their references)
         hyp_text = [texts.setdefault(hyp, len(texts)) for hyp in hypotheses]
         ref_text = [texts.setdefault(ref or "", len(texts)) for ref in references]
-        words = [word_ids(self._tokenizer(text)) for text in texts]
-        values, offsets, _ = ngrams.packed(words, len(word_ids.vocabulary))
+        values, offsets, _ = ngrams.packed_words([self._tokenizer(text) for text in texts])
         hyp_text, ref_text = np.asarray(hyp_text, dtype=np.int64), np.asarray(ref_text, dtype=np.int64)
         lengths = np.diff(offsets)
         self._check_index_size(lengths[hyp_text], lengths[ref_text])

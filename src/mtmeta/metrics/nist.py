@@ -43,7 +43,8 @@ BACKENDS = ("compiled", "python")
 
 
 def _ngrams(words: list[str], n: int) -> Counter:
-    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+    # zip of n shifted views gives the tuples words[i:i + n], without slicing a list per n-gram
+    return Counter(zip(*(words[k:] for k in range(n))))
 
 
 class NIST(Metric):
@@ -143,7 +144,11 @@ class NIST(Metric):
         texts = list(ref_texts)
         n_refs = len(texts)
         hyp_words = [self._tokenizer(hyp) for hyp in hypotheses]
-        texts += [word_ids(words) for words in hyp_words]
+        # One array of every hypothesis word's id, cut into texts: numbering text by text costs an
+        # array per text (a corpus has thousands).
+        flat = word_ids([word for words in hyp_words for word in words])
+        ends = np.cumsum([len(words) for words in hyp_words])
+        texts += np.split(flat, ends[:-1]) if len(hyp_words) else []
         values, offsets, _ = ngrams.packed(texts, len(word_ids.vocabulary))
         weights = np.vstack([ref_weights, np.zeros((len(values) - int(offsets[n_refs]), self.order))])
         counts, gains = corpus_stats(values, offsets, weights, np.arange(n_refs, len(texts)), ref_ptr,

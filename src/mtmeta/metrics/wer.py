@@ -117,8 +117,7 @@ class PER(_ErrorRate):
         check_references(hypotheses, references)
         self.num_refs = len(references)
         texts, hyp_text, ref_text, owner = text_pairs(self.name, hypotheses, zip(*references, strict=True))
-        word_ids = ngrams.WordIds()
-        symbols = ngrams.packed([word_ids(self._tokenizer(text)) for text in texts], len(word_ids.vocabulary))
+        symbols = ngrams.packed_words([self._tokenizer(text) for text in texts])
         correct = ngrams.matches(symbols, hyp_text, ref_text, 1)
         if correct is None:  # a vocabulary too large for the packed keys
             return super().stats(hypotheses, references)
