@@ -52,11 +52,19 @@ class WordIds:
     computed once (a metric object keeps them per text: the systems of a test set share references)."""
 
     def __init__(self):
-        self.vocabulary: dict[str, int] = {}
+        self.vocabulary: dict[str, int] = _Numbering()
 
     def __call__(self, words: Sequence[str]) -> np.ndarray:
-        vocabulary = self.vocabulary
-        return np.array([vocabulary.setdefault(word, len(vocabulary) + 1) for word in words], dtype=np.int64)
+        # dict lookups in C (map over __getitem__); only a new word runs Python (__missing__)
+        return np.fromiter(map(self.vocabulary.__getitem__, words), dtype=np.int64, count=len(words))
+
+
+class _Numbering(dict):
+    """A dict that gives an unknown key the next number (1, 2, ...) when it is looked up."""
+
+    def __missing__(self, word: str) -> int:
+        self[word] = number = len(self) + 1
+        return number
 
 
 def packed_words(texts: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray, int]:
