@@ -44,7 +44,7 @@ BACKENDS = ("compiled", "python")
 
 def _ngrams(words: list[str], n: int) -> Counter:
     # zip of n shifted views gives the tuples words[i:i + n], without slicing a list per n-gram
-    return Counter(zip(*(words[k:] for k in range(n))))
+    return Counter(zip(*(words[k:] for k in range(n)), strict=False))
 
 
 class NIST(Metric):

@@ -17,8 +17,9 @@ no number. Here each candidate computes rows only where the shift changed the hy
 from the unshifted hypothesis's row before the first changed word, and after the last changed word it
 joins the unshifted hypothesis's backward rows (the distance of each suffix to each suffix of the
 reference, over the same band). The banded matrix is a shortest-path problem on a grid, and every path
-crosses each row, so the least sum of forward and backward cost over one row is the distance itself. ``tests/realdata/test_compiled_parity.py`` checks the statistics
-against sacrebleu on every segment of every system of WMT12 en-cs and WMT13 de-en.
+crosses each row, so the least sum of forward and backward cost over one row is the distance itself.
+``tests/realdata/test_compiled_parity.py`` checks the statistics against sacrebleu on every segment
+of every system of WMT12 en-cs and WMT13 de-en.
 """
 
 from __future__ import annotations

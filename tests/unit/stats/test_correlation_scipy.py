@@ -5,8 +5,17 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mtmeta.stats.correlation import (EXACT_SPEARMAN_MAX_N, correlation, correlation_rows, correlations, kendall,
-                                      kendall_exact_p, pearson, rankdata, spearman)
+from mtmeta.stats.correlation import (
+    EXACT_SPEARMAN_MAX_N,
+    correlation,
+    correlation_rows,
+    correlations,
+    kendall,
+    kendall_exact_p,
+    pearson,
+    rankdata,
+    spearman,
+)
 
 
 def _vectors(seed: int, count: int):
