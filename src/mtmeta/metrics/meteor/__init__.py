@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 
 from mtmeta import __version__
 from mtmeta.data.tokenize import tokenizer
@@ -100,6 +99,18 @@ def _source_path(resources: Path, source: str) -> Path:
 def _read_thesaurus(path: str, lowercase: bool) -> MyThes:
     """A thesaurus parsed once per process (read-only), for every METEOR object that uses it."""
     return MyThes(path, lowercase=lowercase)
+
+
+class _Registering(dict):
+    """A dict whose missing key is registered by ``register(key)`` (which stores and returns its
+    value): lookups of known words stay in C (``map(d.__getitem__, words)``)."""
+
+    def __init__(self, register):
+        super().__init__()
+        self._register = register
+
+    def __missing__(self, key):
+        return self._register(key)
 
 
 class METEOR(Metric):
@@ -411,32 +422,33 @@ class METEOR(Metric):
                         f"(docs/metrics.md, 'Long segments')")
 
     def _word_ids(self, words: list[str]) -> np.ndarray:
-        """Ids of a flat list of words, registering each new word's stem, synsets and function-word flag."""
-        codes, uniques = pd.factorize(np.asarray(words, dtype=object), sort=False)
-        vocabulary = self._vocabulary
-        for word in uniques:
-            if word not in vocabulary:
-                vocabulary[word] = len(vocabulary)
-                if self.exact_equality == "java-hash":
-                    classes = self._exact_classes
-                    self._exact_ids.append(classes.setdefault(java_hash(word), len(classes)))
-                if "stem" in self.modules:
-                    stems = self._stem_vocabulary
-                    self._stem_ids.append(stems.setdefault(self._stem(word), len(stems)))
-                if "synonym" in self.modules:  # as small ids (in order of first sight), flat
-                    synsets = self._synset_numbers
-                    self._synset_flat.extend(synsets.setdefault(s, len(synsets)) for s in sorted(self._synsets(word)))
-                    self._synset_ends.append(len(self._synset_flat))
-                self._function_flags.append(word.lower() in self._function_words)
-        lookup = np.fromiter((vocabulary[w] for w in uniques), dtype=np.int64, count=len(uniques))
-        return lookup[codes] if len(codes) else np.zeros(0, dtype=np.int64)
+        """Ids of a flat list of words; a word seen for the first time is registered (:meth:`_register`)
+        as it is met, so ids are numbered in order of first sight."""
+        return np.fromiter(map(self._vocabulary.__getitem__, words), dtype=np.int64, count=len(words))
+
+    def _register(self, word: str) -> int:
+        """A new word's id, with its stem, synsets and function-word flag."""
+        number = len(self._vocabulary)
+        dict.__setitem__(self._vocabulary, word, number)
+        if self.exact_equality == "java-hash":
+            classes = self._exact_classes
+            self._exact_ids.append(classes.setdefault(java_hash(word), len(classes)))
+        if "stem" in self.modules:
+            stems = self._stem_vocabulary
+            self._stem_ids.append(stems.setdefault(self._stem(word), len(stems)))
+        if "synonym" in self.modules:  # as small ids (in order of first sight), flat
+            synsets = self._synset_numbers
+            self._synset_flat.extend(synsets.setdefault(s, len(synsets)) for s in sorted(self._synsets(word)))
+            self._synset_ends.append(len(self._synset_flat))
+        self._function_flags.append(word.lower() in self._function_words)
+        return number
 
     def _compiled_stats(self, aligner: Aligner, pairs: list[tuple[list[str], list[str]]]) -> np.ndarray:
         """Statistics of (hypothesis, reference) token pairs through the compiled aligner."""
         from mtmeta.metrics.meteor import kernel
 
         if not hasattr(self, "_vocabulary"):
-            self._vocabulary: dict[str, int] = {}
+            self._vocabulary: dict[str, int] = _Registering(self._register)  # word -> id 0, 1, ...
             self._stem_vocabulary: dict[str, int] = {}
             self._stem_ids: list[int] = []
             self._synset_numbers: dict = {}  # synset -> its small id
