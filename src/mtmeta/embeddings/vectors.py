@@ -149,10 +149,13 @@ class Vectors:
             if word not in self.index:
                 self._neighbours[(word, k)] = {}
         known = [w for w in todo if w in self.index]
+        # One buffer for every block's products: a new (block x vocabulary) array per block would be
+        # hundreds of MB of fresh pages each time (the same values either way).
+        buffer = np.empty((min(block, len(known)), len(self.words)))
         for start in range(0, len(known), block):
             chunk = known[start : start + block]
             rows = np.array([self.index[w] for w in chunk])
-            scores = self.unit[rows] @ self.unit.T
+            scores = np.matmul(self.unit[rows], self.unit.T, out=buffer[: len(chunk)])
             for word, i, row in zip(chunk, rows, scores, strict=True):
                 self._neighbours[(word, k)] = self._top(row, i, k)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 from scipy import special
@@ -197,8 +197,10 @@ def correlation(metric: np.ndarray, human: np.ndarray, statistic: str) -> float:
     return compute[statistic](metric, human)[0]
 
 
+@lru_cache(maxsize=4)
 def resample_weights(n_items: int, n_draws: int = 1000, seed: int = 12345) -> np.ndarray:
-    """Bootstrap draws as counts: row d says how often each item (segment) was drawn in draw d."""
+    """Bootstrap draws as counts: row d says how often each item (segment) was drawn in draw d.
+    Read-only, and the same array for the same arguments (language pairs of one test set share it)."""
     rng = np.random.default_rng(seed)
     weights = rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_draws)
     weights.flags.writeable = False  # shared by every metric and system of a language pair
