@@ -52,19 +52,27 @@ class WordIds:
     computed once (a metric object keeps them per text: the systems of a test set share references)."""
 
     def __init__(self):
-        self.vocabulary: dict[str, int] = _Numbering()
+        self.vocabulary: dict[str, int] = Registering(self._number)
 
     def __call__(self, words: Sequence[str]) -> np.ndarray:
         # dict lookups in C (map over __getitem__); only a new word runs Python (__missing__)
         return np.fromiter(map(self.vocabulary.__getitem__, words), dtype=np.int64, count=len(words))
 
-
-class _Numbering(dict):
-    """A dict that gives an unknown key the next number (1, 2, ...) when it is looked up."""
-
-    def __missing__(self, word: str) -> int:
-        self[word] = number = len(self) + 1
+    def _number(self, word: str) -> int:
+        self.vocabulary[word] = number = len(self.vocabulary) + 1
         return number
+
+
+class Registering(dict):
+    """A dict whose missing key is registered by ``register(key)`` (which stores and returns its
+    value): lookups of known keys stay in C (``map(d.__getitem__, words)``)."""
+
+    def __init__(self, register):
+        super().__init__()
+        self._register = register
+
+    def __missing__(self, key):
+        return self._register(key)
 
 
 def packed_words(texts: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray, int]:

@@ -69,6 +69,7 @@ from mtmeta.metrics.meteor.aligner import (
     synonym_matcher,
 )
 from mtmeta.metrics.meteor.phrases import PhraseArrays
+from mtmeta.metrics.ngrams import Registering
 from mtmeta.metrics.params import Range
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
@@ -99,18 +100,6 @@ def _source_path(resources: Path, source: str) -> Path:
 def _read_thesaurus(path: str, lowercase: bool) -> MyThes:
     """A thesaurus parsed once per process (read-only), for every METEOR object that uses it."""
     return MyThes(path, lowercase=lowercase)
-
-
-class _Registering(dict):
-    """A dict whose missing key is registered by ``register(key)`` (which stores and returns its
-    value): lookups of known words stay in C (``map(d.__getitem__, words)``)."""
-
-    def __init__(self, register):
-        super().__init__()
-        self._register = register
-
-    def __missing__(self, key):
-        return self._register(key)
 
 
 class METEOR(Metric):
@@ -429,7 +418,7 @@ class METEOR(Metric):
     def _register(self, word: str) -> int:
         """A new word's id, with its stem, synsets and function-word flag."""
         number = len(self._vocabulary)
-        dict.__setitem__(self._vocabulary, word, number)
+        self._vocabulary[word] = number
         if self.exact_equality == "java-hash":
             classes = self._exact_classes
             self._exact_ids.append(classes.setdefault(java_hash(word), len(classes)))
@@ -448,7 +437,7 @@ class METEOR(Metric):
         from mtmeta.metrics.meteor import kernel
 
         if not hasattr(self, "_vocabulary"):
-            self._vocabulary: dict[str, int] = _Registering(self._register)  # word -> id 0, 1, ...
+            self._vocabulary: dict[str, int] = Registering(self._register)  # word -> id 0, 1, ...
             self._stem_vocabulary: dict[str, int] = {}
             self._stem_ids: list[int] = []
             self._synset_numbers: dict = {}  # synset -> its small id
