@@ -24,18 +24,18 @@ def stat_columns(segment_table: pd.DataFrame) -> list[str]:
     return [c for c in segment_table.columns if c not in NON_STATISTICS]
 
 
-def preload_tokens(path) -> int:
+def preload_tokens(path) -> None:
     """Tokenisations of a test set's texts from rule tokenize_segments, for every metric of this
-    process to reuse (:func:`mtmeta.data.tokenize.preload`), in place of the test set preloaded
-    before (if any); the number of lines."""
-    from mtmeta.data.tokenize import forget, preload
+    process to reuse (:func:`mtmeta.data.tokenize.preload_later`: read when a tokeniser first needs
+    them), in place of the test set preloaded before (if any)."""
+    from mtmeta.data.tokenize import preload_later
 
-    forget()
-    table = pd.read_parquet(path)
-    count = sum(preload(name, group["line"].tolist(), group["tokens"].tolist())
-                for name, group in table.groupby("tokenizer", sort=True))
-    log.info("%d tokenised lines preloaded from %s", count, path)
-    return count
+    def load(name: str) -> tuple[list[str], list[str]]:
+        table = pd.read_parquet(path, columns=["line", "tokens"], filters=[("tokenizer", "==", name)])
+        log.info("%d lines of tokeniser %s read from %s", len(table), name, path)
+        return table["line"].tolist(), table["tokens"].tolist()
+
+    preload_later(load)
 
 
 def score_segments(segments: pd.DataFrame, metric: Metric,

@@ -8,15 +8,12 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from mtmeta import metrics
-from mtmeta.data.tokenize import SPACING_RULE, _RegexpPass, accelerated, spacing_table, tokenizer
+from mtmeta.data.tokenize import CONTEXT_RULES, SPACING_RULE, _RegexpPass, accelerated, tokenizer
 
 
-def test_the_spacing_rule_is_sacrebleus_and_matches_only_its_ascii_characters():
-    assert Tokenizer13a()._post_tokenizer._re[0][0].pattern == SPACING_RULE
-    rule = re.compile(SPACING_RULE)
-    matched = [c for c in range(0x110000) if rule.fullmatch(chr(c))]
-    assert matched == sorted(spacing_table())
-    assert len(matched) == 29 and ord(" ") in matched and ord(".") not in matched and ord("-") not in matched
+def test_the_rules_replaced_are_sacrebleus():
+    rules = [(pattern.pattern, template) for pattern, template in Tokenizer13a()._post_tokenizer._re]
+    assert rules == [(SPACING_RULE, r" \1 "), *CONTEXT_RULES]
 
 
 # Periods and commas next to digits and to each other (the context rules), dashes after digits,
@@ -94,3 +91,37 @@ def test_preloaded_tokenisations_are_the_tokenisers_own_and_shared_by_every_metr
     tokenize.forget()
     assert tokenizer("13a")("Mixed CASE, text.") == ["Mixed", "CASE", ",", "text", "."]
     assert bleu.preprocess("Mixed CASE, text.") == "Mixed CASE , text ."
+
+
+def test_preload_later_reads_a_name_only_when_a_tokeniser_of_it_first_misses(clean_preloads):
+    tokenize = clean_preloads
+    asked = []
+
+    def load(name):
+        asked.append(name)
+        return (["Mixed CASE, text."], ["MARK"]) if name == "13a" else ([], [])
+
+    tokenize.preload_later(load)
+    assert asked == []  # nothing read until a tokeniser needs it
+    assert tokenizer("13a")("Mixed CASE, text.") == ["MARK"]
+    assert tokenizer("13a", True)("Mixed CASE, text.") == ["mixed", "case", ",", "text", "."]  # not preloaded
+    assert tokenizer("intl")("Other text.") == ["Other", "text", "."]
+    assert asked == ["13a", "intl"]  # each name read once, on its first miss
+    # forget() drops the source with what it gave: the line is tokenised again, nothing read.
+    tokenize.forget()
+    assert tokenizer("13a")("Mixed CASE, text.") == ["Mixed", "CASE", ",", "text", "."]
+    assert asked == ["13a", "intl"]
+
+
+def test_context_rules_give_sacrebleus_text_where_points_touch_and_where_they_do_not():
+    from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
+
+    rng = np.random.default_rng(3)
+    alphabet = list(".,-0123456789 a'\t")  # dense in what the rules look at
+    lines = ["".join(rng.choice(alphabet, size=rng.integers(0, 30))) for _ in range(20000)]
+    sacrebleu_rules = TokenizerRegexp.__call__.__wrapped__  # without its cache
+    regexp = TokenizerRegexp()
+    ours = _RegexpPass(regexp)
+    assert [ours(line) for line in lines] == [sacrebleu_rules(regexp, line) for line in lines]
+    touching = sum(bool(re.search(r"[.,][.,]", line)) for line in lines)
+    assert 2000 < touching < 18000  # both ways through context_rules are exercised
