@@ -78,7 +78,7 @@ class BLEU(SacrebleuMetric):
         if backend == "compiled":  # the same tokens, faster, shared (see mtmeta.data.tokenize)
             self._metric.tokenizer = shared(self._metric.tokenizer.signature(), self._metric.tokenizer)
         self._word_ids = ngrams.WordIds()
-        self._words = Memo(lambda text: self._word_ids(text.split()))  # per preprocessed text, sacrebleu's split
+        self._words = Memo()  # per preprocessed text: its word ids (sacrebleu's split)
 
     def extra_signature(self) -> str:
         return f"|order:{self.max_ngram_order}"  # sacrebleu's signature does not name it
@@ -98,7 +98,8 @@ class BLEU(SacrebleuMetric):
         this call's distinct preprocessed texts, each pair's two text numbers, and the texts as word ids
         (``ngrams.packed``). softBLEU reads its soft credit off the same."""
         texts, hyp_text, ref_text, _ = self._text_pairs(hypotheses, references)
-        return texts, hyp_text, ref_text, ngrams.packed([self._words(t) for t in texts], len(self._word_ids.vocabulary))
+        words = self._words.many(texts, lambda new: self._word_ids.many([text.split() for text in new]))
+        return texts, hyp_text, ref_text, ngrams.packed(words, len(self._word_ids.vocabulary))
 
     def _packed_stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], pairs) -> np.ndarray:
         """:meth:`stats` of :meth:`_packed_pairs`' ``pairs`` of these hypotheses and references."""

@@ -55,7 +55,7 @@ class CHRF(SacrebleuMetric):
         # kept), and the words of chrF++ (sacrebleu's punctuation split).
         self._characters = Memo(str if whitespace else lambda text: "".join(text.split()))
         self._word_ids = ngrams.WordIds()
-        self._words = Memo(lambda text: self._word_ids(self._metric._remove_punctuation(text)))
+        self._words = Memo()  # per preprocessed text: the word ids of chrF++
 
     def extra_signature(self) -> str:
         return f"|beta:{self._metric.beta}"  # sacrebleu puts it in the score's name (chrF2), not its signature
@@ -69,9 +69,11 @@ class CHRF(SacrebleuMetric):
             return super().stats(hypotheses, references)
         metric = self._metric
         texts, hyp_text, ref_text, owner = self._text_pairs(hypotheses, references)
-        parts = [(ngrams.character_symbols([self._characters(t) for t in texts]), metric.char_order)]
+        parts = [(ngrams.character_symbols(self._characters.many(texts)), metric.char_order)]
         if metric.word_order > 0:
-            words = ngrams.packed([self._words(t) for t in texts], len(self._word_ids.vocabulary))
+            split = metric._remove_punctuation
+            words = self._words.many(texts, lambda new: self._word_ids.many([split(text) for text in new]))
+            words = ngrams.packed(words, len(self._word_ids.vocabulary))
             parts.append((words, metric.word_order))
         columns = []
         for symbols, order in parts:

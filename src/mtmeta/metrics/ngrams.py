@@ -14,6 +14,7 @@ compare every count with sacrebleu's.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -57,6 +58,14 @@ class WordIds:
     def __call__(self, words: Sequence[str]) -> np.ndarray:
         # dict lookups in C (map over __getitem__); only a new word runs Python (__missing__)
         return np.fromiter(map(self.vocabulary.__getitem__, words), dtype=np.int64, count=len(words))
+
+    def many(self, texts: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """:meth:`__call__` of each text, in one pass over all their words: the same ids (new words
+        numbered in the same order), and one array cut into views instead of an array per text."""
+        lengths = [len(words) for words in texts]
+        flat = np.fromiter(map(self.vocabulary.__getitem__, itertools.chain.from_iterable(texts)),
+                           dtype=np.int64, count=sum(lengths))
+        return np.split(flat, np.cumsum(lengths[:-1])) if texts else []
 
     def _number(self, word: str) -> int:
         self.vocabulary[word] = number = len(self.vocabulary) + 1

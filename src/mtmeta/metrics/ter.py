@@ -104,9 +104,8 @@ class TER(SacrebleuMetric):
         self._word_ids = ngrams.WordIds()
         if tokenizer == "tercom":
             self.preprocess = Memo(lambda text: tercom_preprocess(text, normalized, no_punct, case_sensitive))
-            self._words = Memo(lambda text: self._word_ids(_tercom_tokens(text)))
-        else:
-            self._words = Memo(lambda text: self._word_ids(text.split()))  # sacrebleu's split
+        self._split = _tercom_tokens if tokenizer == "tercom" else str.split  # sacrebleu's split
+        self._words = Memo()  # per preprocessed text: its word ids
 
     @property
     def stat_names(self) -> list[str]:
@@ -124,7 +123,7 @@ class TER(SacrebleuMetric):
         from mtmeta.metrics.ter_kernel import corpus_edits
 
         texts, hyp_text, ref_text, owner = self._text_pairs(hypotheses, references)
-        words = [self._words(text) for text in texts]  # word ids per distinct preprocessed text, kept
+        words = self._words.many(texts, lambda new: self._word_ids.many([self._split(text) for text in new]))
         lengths = np.array([len(w) for w in words], dtype=np.int64)
 
         def flat(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

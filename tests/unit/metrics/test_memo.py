@@ -22,3 +22,13 @@ def test_memory_is_bounded_by_emptying_past_the_limit():
     assert memo("d") == "D" and len(memo) == 1 and "a" not in memo
     assert memo.many(list("efg"), lambda new: [k.upper() for k in new]) == ["E", "F", "G"]
     assert len(memo) == 3
+
+
+def test_a_batch_that_empties_the_memo_still_gives_the_keys_known_before():
+    calls = []
+    memo = Memo(lambda text: calls.append(text) or text.upper(), limit=3)
+    memo.many(["a", "b"])  # the memo's own function, key by key
+    assert calls == ["a", "b"] and len(memo) == 2
+    # "a" was known, "c" and "d" are new: 2 + 2 > 3 empties the memo, so "a" is computed again.
+    assert memo.many(["a", "c", "d", "a"]) == ["A", "C", "D", "A"]
+    assert calls == ["a", "b", "a", "c", "d"] and len(memo) == 3 and "b" not in memo
