@@ -6,8 +6,12 @@
 
 ``run`` runs the given command (normally Snakemake on the default config), then writes its wall
 time, the peak resident memory of its largest process and the number of jobs Snakemake ran to
-``results/benchmarks/study.json``. ``noop`` times the same command on a finished study (Snakemake
-parsing the workflow, building the DAG and finding nothing to do) and writes
+``results/benchmarks/study.json``, with the machine it ran on: the processor (model, family, cores)
+and a calibration, the best of three runs of a fixed one-core workload (:func:`calibrate`), timed just
+before the study. Hosts of "the same machine class" differ: the same code took 20.3-20.8 min on one
+and 14.5 min on another, so a wall time is read beside its calibration. ``noop`` times the same
+command on a finished study (Snakemake parsing the workflow, building the DAG and finding nothing to
+do) and writes
 ``results/benchmarks/noop.json``; it fails if the command did run jobs. ``table`` reads every
 job's ``benchmark:`` file under
 ``results/benchmarks/<rule>/`` (Snakemake's wall seconds and peak RSS per job) and writes, per rule,
@@ -35,8 +39,51 @@ _NOTHING = "Nothing to be done"
 _FINISHED = re.compile(r"^(\d+) of (\d+) steps \(100%\) done", re.MULTILINE)
 
 
+def machine() -> dict:
+    """The processor the study runs on, from /proc/cpuinfo (Linux; empty fields elsewhere)."""
+    fields = {}
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        text = ""
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip()
+        if key in ("model name", "cpu family", "model", "stepping") and key not in fields:
+            fields[key] = value.strip()
+    import os
+
+    return {"cpu": fields.get("model name", "unknown"), "cpu_family": fields.get("cpu family", "?"),
+            "cpu_model": fields.get("model", "?"), "cores": os.cpu_count()}
+
+
+def calibrate(repeats: int = 3) -> float:
+    """Best of ``repeats`` timings of a fixed one-core workload of the kind the study runs (interpreted
+    loops over strings and dicts, a sort, a numpy sort and sum): 0.5 s on an AMD EPYC of family 26. The
+    ratio of two hosts' calibrations predicts the ratio of their study times roughly, not exactly."""
+    import random
+
+    import numpy as np
+
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        rng = random.Random(1)
+        words = ["".join(rng.choice("abcdefghij") for _ in range(6)) for _ in range(200_000)]
+        counts: dict[str, int] = {}
+        for word in words * 10:
+            counts[word] = counts.get(word, 0) + 1
+        sorted(words)
+        values = np.random.default_rng(1).random(4_000_000)
+        float(np.sort(values).cumsum()[-1])
+        best = min(best, time.perf_counter() - start)
+    return round(best, 3)
+
+
 def run(command: list[str]) -> dict:
-    """Run the study command, echoing its output, and record wall time, peak memory and job count."""
+    """Run the study command, echoing its output, and record wall time, peak memory and job count,
+    with the machine and its calibration."""
+    host = {**machine(), "calibration_seconds": calibrate()}
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     jobs = None
@@ -53,7 +100,8 @@ def run(command: list[str]) -> dict:
     # CPU time of everything the command ran (Snakemake's own scheduling included): on 2 cores the
     # wall time cannot fall below half of it.
     summary = {"command": " ".join(command), "exit_code": code, "wall_seconds": round(wall, 1),
-               "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1), "peak_rss_mb": round(peak_mb), "jobs": jobs}
+               "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1), "peak_rss_mb": round(peak_mb), "jobs": jobs,
+               **host}
     BENCHMARKS.mkdir(parents=True, exist_ok=True)
     SUMMARY.write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary), file=sys.stderr)
@@ -115,6 +163,11 @@ def table(top: int = 15) -> str:
         lines += [f"Whole run: **{run_info['wall_seconds'] / 60:.1f} min wall**{cpu}, {run_info['jobs']} jobs, peak "
                   f"memory of the largest process {run_info['peak_rss_mb']} MB (`{run_info['command']}`, exit code "
                   f"{run_info['exit_code']}).", ""]
+        if "calibration_seconds" in run_info:
+            lines += [f"Machine: {run_info['cpu']} (family {run_info['cpu_family']}, model {run_info['cpu_model']}), "
+                      f"{run_info['cores']} cores; calibration {run_info['calibration_seconds']:.3f} s (the best of "
+                      "three runs of `study_timing.calibrate`, a fixed one-core workload, just before the study: "
+                      "compare wall times of different hosts beside it).", ""]
     if NOOP.is_file():
         info = json.loads(NOOP.read_text())
         lines += [f"A no-op rerun (`{info['command']}` with nothing to do: parsing the workflow and building its DAG): "
