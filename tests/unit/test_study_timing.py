@@ -37,3 +37,23 @@ def test_noop_rerun_is_timed_and_tabled(tmp_path, monkeypatch):
     with pytest.raises(SystemExit, match="not a no-op run"):
         timing.noop([sys.executable, "-c", "print('3 of 3 steps (100%) done')"], repeats=1)
     assert not (tmp_path / "results/benchmarks/noop.json").exists()
+
+
+def test_run_records_the_machine_and_its_calibration(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    timing = load()
+    monkeypatch.setattr(timing, "calibrate", lambda: 0.512)
+    summary = timing.run([sys.executable, "-c", "print('7 of 7 steps (100%) done')"])
+    assert summary["jobs"] == 7 and summary["exit_code"] == 0 and summary["calibration_seconds"] == 0.512
+    assert summary["cores"] >= 1 and summary["cpu"]
+    (tmp_path / "results/benchmarks/score_segments").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "results/benchmarks/score_segments/bleu.tsv").write_text("s\tmax_rss\n3.0\t100\n")
+    text = timing.table()
+    assert f"Machine: {summary['cpu']} (family {summary['cpu_family']}" in text and "calibration 0.512 s" in text
+
+
+def test_calibration_is_a_positive_best_of_runs(monkeypatch):
+    timing = load()
+    ticks = iter([0.0, 0.9, 1.0, 1.4, 2.0, 2.7])  # three runs of 0.9, 0.4 and 0.7 s: the best is 0.4
+    monkeypatch.setattr(timing.time, "perf_counter", lambda: next(ticks))
+    assert timing.calibrate(repeats=3) == 0.4
