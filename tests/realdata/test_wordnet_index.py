@@ -6,13 +6,20 @@ from mtmeta.lexicons.wordnet import WordNetSynsets
 from mtmeta.metrics.meteor import indexes
 
 pytestmark = pytest.mark.realdata
+SUFFIXES = ["s", "es", "ies", "ed", "d", "ing", "er", "est", "men", "ches", "ves"]
 
 
-def test_synonym_index_equals_nltk_wordnet(fetch_sources, tmp_path):
-    resources = fetch_sources("wordnet-index", ["wordnet"])
-    source = resources / "wordnet" / "extracted"
-    path = indexes.build_once(tmp_path / indexes.SYNONYM_INDEX, lambda out: indexes.build_synonym_index(source, out))
-    index, nltk_reader = indexes.SynonymIndex(path), WordNetSynsets(source)
+@pytest.fixture(scope="module")
+def wordnet(fetch_sources, tmp_path_factory):
+    """(the extracted NLTK WordNet, the index built from it, the index's path, NLTK's reader)."""
+    source = fetch_sources("wordnet-index", ["wordnet"]) / "wordnet" / "extracted"
+    path = tmp_path_factory.mktemp("wordnet-index") / indexes.SYNONYM_INDEX
+    indexes.build_once(path, lambda out: indexes.build_synonym_index(source, out))
+    return source, indexes.SynonymIndex(path), path, WordNetSynsets(source)
+
+
+def test_synonym_index_equals_nltk_wordnet(wordnet, tmp_path):
+    source, index, _, nltk_reader = wordnet
     words = ["dogs", "went", "better", "Geese", "running", "mice", "happier", "was", "does", "threatening", "ran",
              "axes", "xyzzy", "", "New", "churches", "fly", "flies", "best", "leaves", "saw"]
     words += [lemma for lemma in list(nltk_reader.reader._lemma_pos_offset_map)[::97]]
@@ -22,3 +29,18 @@ def test_synonym_index_equals_nltk_wordnet(fetch_sources, tmp_path):
     # Deterministic bytes: a second build has the same sha256 (it goes into the signature).
     again = indexes.build_once(tmp_path / "again.json.gz", lambda out: indexes.build_synonym_index(source, out))
     assert indexes.sha256_file(again) == index.sha256
+
+
+def test_synonym_index_equals_nltk_on_inflected_lemmas_and_exception_forms(wordnet):
+    """Every fifth lemma with inflectional endings added (and with its last letter replaced by them),
+    and every form of WordNet's exception lists and its base forms, some capitalised."""
+    _, index, _, nltk_reader = wordnet
+    lemmas = sorted(nltk_reader.reader._lemma_pos_offset_map)[::5]
+    words = {word for lemma in lemmas for suffix in SUFFIXES for word in (lemma + suffix, lemma[:-1] + suffix)}
+    for pos in indexes.WORDNET_POS:
+        for form, bases in nltk_reader.reader._exception_map[pos].items():
+            words.update([form, form.title(), *bases])
+    words = sorted(words)
+    assert len(words) > 300_000
+    assert [word for word in words if index.synsets(word) != nltk_reader._synsets(word)] == []
+    assert sum(bool(index.synsets(word)) for word in words) > 30_000

@@ -1,4 +1,7 @@
-"""Stemmers of METEOR's stem module: NLTK's Snowball (or Porter), simplemma lemmas for Czech."""
+"""Stemmers of METEOR's stem module: NLTK's Snowball (or Porter), simplemma lemmas for Czech.
+
+Porter is :func:`mtmeta.lexicons.porter.stem`: NLTK's ``PorterStemmer().stem`` rewritten for speed
+(the same stem for every string; tests/unit/lexicons/test_porter.py compares them)."""
 
 from __future__ import annotations
 
@@ -14,9 +17,7 @@ SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french", "r
 def make_stemmer(lang: str, kind: str = "snowball") -> Callable[[str], str]:
     """A cached word -> stem function: Snowball (or Porter), or simplemma lemmas for Czech."""
     if kind == "porter":
-        from nltk.stem.porter import PorterStemmer
-
-        stem = PorterStemmer().stem
+        from mtmeta.lexicons.porter import stem
     elif kind == "lemma" or (kind == "snowball" and lang == "cs"):
         import simplemma
 
