@@ -84,6 +84,15 @@ class Registering(dict):
         return self._register(key)
 
 
+class Numbering(dict):
+    """A dict that numbers a missing key 0, 1, ... in order of first lookup (``map(d.__getitem__, keys)``
+    numbers a batch of keys in C, calling Python only for the new ones)."""
+
+    def __missing__(self, key):
+        self[key] = number = len(self)
+        return number
+
+
 def packed_words(texts: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray, int]:
     """Word lists numbered as a fresh :class:`WordIds` numbers them (1, 2, ... in order of first
     sight) and packed as :func:`packed` packs them, in one pass: numbering text by text costs an

@@ -110,3 +110,11 @@ def test_phrase_arrays_number_entries_as_interning_them_one_by_one(seed):
     assert table.key_phrase.tolist() == key_phrase and table.key_paraphrases.tolist() == paraphrases
     assert np.diff(table.key_ptr).tolist() == counts
     assert PhraseArrays.from_entries([]).key_phrase.tolist() == []
+
+
+def test_numbering_numbers_keys_by_first_lookup():
+    from mtmeta.metrics.ngrams import Numbering
+
+    numbers = Numbering()
+    assert list(map(numbers.__getitem__, ["b", "a", "b", "c", "a"])) == [0, 1, 0, 2, 1]
+    assert numbers["d"] == 3 and dict(numbers) == {"b": 0, "a": 1, "c": 2, "d": 3}
