@@ -45,20 +45,51 @@ class Shared:
     def __init__(self, name: str, tokenizer):
         self.name, self._tokenizer = name, tokenizer
         self._known = _KNOWN.setdefault(name, {})
+        self._direct = _direct_words(tokenizer)
+
+    def _preloaded(self, line: str) -> str | None:
+        found = self._known.get(line)
+        if found is None and _LATER["load"] is not None and self.name not in _LATER["done"]:
+            _LATER["done"].add(self.name)
+            preload(self.name, *_LATER["load"](self.name))
+            found = self._known.get(line)
+        return found
 
     def __call__(self, line: str) -> str:
-        found = self._known.get(line)
+        found = self._preloaded(line)
+        return self._tokenizer(line) if found is None else found
+
+    def words(self, line: str) -> list[str]:
+        """``self(line).split()``; for 13a without building the tokenised line (:func:`_direct_words`)."""
+        found = self._preloaded(line)
         if found is None:
-            if _LATER["load"] is not None and self.name not in _LATER["done"]:
-                _LATER["done"].add(self.name)
-                preload(self.name, *_LATER["load"](self.name))
-                found = self._known.get(line)
-            if found is None:
-                return self._tokenizer(line)
-        return found
+            return self._tokenizer(line).split() if self._direct is None else self._direct(line)
+        return found.split()
 
     def __getattr__(self, attribute):  # signature() and the rest: the tokeniser's own
         return getattr(self._tokenizer, attribute)
+
+
+def _direct_words(tokenizer) -> Callable[[str], list[str]] | None:
+    """For sacrebleu's 13a tokeniser with its accelerated post-pass: a function giving the tokens of a
+    line, as ``tokenizer(line).split()`` does, without the tokeniser's cache of recent lines (lines
+    repeat across metrics through :func:`preload`, not within one) and without joining the tokens into a
+    line only to split it again: about a quarter of the tokenisation's time. Its first steps are those
+    of sacrebleu 2.6's ``Tokenizer13a.__call__``; tests compare the tokens with sacrebleu's. None for
+    any other tokeniser."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    post = getattr(tokenizer, "_post_tokenizer", None)
+    if type(tokenizer) is not Tokenizer13a or type(post) is not _RegexpPass or not post._known:
+        return None
+
+    def words(line: str) -> list[str]:
+        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        if "&" in line:
+            line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+        return context_rules(spaced(f" {line} ")).split()
+
+    return words
 
 
 def shared(name: str, tokenizer) -> Shared:
@@ -109,11 +140,11 @@ def tokenizer(name: str = "13a", lowercase: bool = False) -> Callable[[str], lis
     """A function from a segment to its list of tokens."""
     if name not in _TOKENIZERS:
         raise ConfigError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZERS)}")
-    split = shared(name, _get_tokenizer(name)())
+    words = shared(name, _get_tokenizer(name)()).words
 
     if lowercase:
-        return lambda text: split(text.lower().rstrip()).split()
-    return lambda text: split(text.rstrip()).split()
+        return lambda text: words(text.lower().rstrip())
+    return lambda text: words(text.rstrip())
 
 
 def template_function(template: str):

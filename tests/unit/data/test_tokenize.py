@@ -125,3 +125,13 @@ def test_context_rules_give_sacrebleus_text_where_points_touch_and_where_they_do
     assert [ours(line) for line in lines] == [sacrebleu_rules(regexp, line) for line in lines]
     touching = sum(bool(re.search(r"[.,][.,]", line)) for line in lines)
     assert 2000 < touching < 18000  # both ways through context_rules are exercised
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_tokenizer_gives_sacrebleus_tokens_of_13a_without_the_line_round_trip(lowercase):
+    """``tokenizer("13a")`` takes its tokens straight from the post-pass (Shared.words); they are
+    sacrebleu's 13a tokens of the right-stripped (and lowercased) line."""
+    split, theirs = tokenizer("13a", lowercase), Tokenizer13a()
+    lines = random_lines(5)
+    assert [split(line) for line in lines] == [theirs((line.lower() if lowercase else line).rstrip()).split()
+                                              for line in lines]
