@@ -485,8 +485,9 @@ def section_nltk(args) -> list[str]:
                  f"tokens; target >= 10x faster than NLTK: {verdict(None if speed_up is None else speed_up >= 10)} "
                  f"(given the same tokens: {verdict(None if given is None else given >= 10)}). Both sides stem and "
                  "look up WordNet: NLTK for every word of every segment, mtmeta once per distinct word (NLTK's "
-                 "Porter stemmer and WordNet's morphology, then the compiled alignment). NLTK aligns greedily per "
-                 "module; mtmeta runs Meteor 1.5's beam search over alignments.")
+                 "Porter algorithm, rewritten with the same stems, and WordNet's morphology through the synonym "
+                 "index, then the compiled alignment). NLTK aligns greedily per module; mtmeta runs Meteor 1.5's "
+                 "beam search over alignments.")
     return lines
 
 
