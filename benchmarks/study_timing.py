@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import re
 import resource
 import subprocess
@@ -51,8 +52,6 @@ def machine() -> dict:
         key = key.strip()
         if key in ("model name", "cpu family", "model", "stepping") and key not in fields:
             fields[key] = value.strip()
-    import os
-
     return {"cpu": fields.get("model name", "unknown"), "cpu_family": fields.get("cpu family", "?"),
             "cpu_model": fields.get("model", "?"), "cores": os.cpu_count()}
 

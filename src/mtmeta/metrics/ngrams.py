@@ -53,7 +53,7 @@ class WordIds:
     computed once (a metric object keeps them per text: the systems of a test set share references)."""
 
     def __init__(self):
-        self.vocabulary: dict[str, int] = Registering(self._number)
+        self.vocabulary: dict[str, int] = Numbering(start=1)
 
     def __call__(self, words: Sequence[str]) -> np.ndarray:
         # dict lookups in C (map over __getitem__); only a new word runs Python (__missing__)
@@ -66,10 +66,6 @@ class WordIds:
         flat = np.fromiter(map(self.vocabulary.__getitem__, itertools.chain.from_iterable(texts)),
                            dtype=np.int64, count=sum(lengths))
         return np.split(flat, np.cumsum(lengths[:-1])) if texts else []
-
-    def _number(self, word: str) -> int:
-        self.vocabulary[word] = number = len(self.vocabulary) + 1
-        return number
 
 
 class Registering(dict):
@@ -85,11 +81,15 @@ class Registering(dict):
 
 
 class Numbering(dict):
-    """A dict that numbers a missing key 0, 1, ... in order of first lookup (``map(d.__getitem__, keys)``
-    numbers a batch of keys in C, calling Python only for the new ones)."""
+    """A dict that numbers a missing key ``start``, ``start + 1``, ... in order of first lookup
+    (``map(d.__getitem__, keys)`` numbers a batch of keys in C, calling Python only for the new ones)."""
+
+    def __init__(self, start: int = 0):
+        super().__init__()
+        self._start = start
 
     def __missing__(self, key):
-        self[key] = number = len(self)
+        self[key] = number = len(self) + self._start
         return number
 
 

@@ -29,7 +29,7 @@ import sacrebleu
 # western_normalize below, checked against sacrebleu's _normalize_general_and_western.
 from sacrebleu.tokenizers.tokenizer_ter import _remove_punct
 
-from mtmeta.data.tokenize import context_rules, spaced
+from mtmeta.data.tokenize import context_rules, spaced, unescape_entities
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo, check_references
@@ -48,8 +48,7 @@ def western_normalize(text: str) -> str:
     :func:`~mtmeta.data.tokenize.context_rules`). ``tests/unit/metrics/test_ter.py`` compares the two
     on random and hand-made text; they also gave the same text on all 1,631,923 distinct lines of the
     study's test sets, as is and lowercased (27 s against sacrebleu's 79-89 s)."""
-    text = text.replace("\n-", "").replace("\n", " ")
-    text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    text = unescape_entities(text.replace("\n-", "").replace("\n", " "))
     text = spaced(f" {text} ")
     return context_rules(_POSSESSIVE_AT_END.sub(" 's", text.replace("'s ", " 's ")))
 

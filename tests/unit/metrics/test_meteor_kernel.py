@@ -118,3 +118,5 @@ def test_numbering_numbers_keys_by_first_lookup():
     numbers = Numbering()
     assert list(map(numbers.__getitem__, ["b", "a", "b", "c", "a"])) == [0, 1, 0, 2, 1]
     assert numbers["d"] == 3 and dict(numbers) == {"b": 0, "a": 1, "c": 2, "d": 3}
+    from_one = Numbering(start=1)  # as WordIds numbers words
+    assert list(map(from_one.__getitem__, ["x", "y", "x"])) == [1, 2, 1]
