@@ -432,8 +432,7 @@ class METEOR(Metric):
         if not words:
             return
         if self.exact_equality == "java-hash":
-            classes = self._exact_classes
-            self._exact_ids.extend(classes.setdefault(java_hash(word), len(classes)) for word in words)
+            self._exact_ids.extend(map(self._exact_classes.__getitem__, map(java_hash, words)))
         if "stem" in self.modules:
             self._stem_ids.extend(map(self._stem_vocabulary.__getitem__, map(self._stem, words)))
         if "synonym" in self.modules:  # as small ids (in order of first sight), flat
@@ -456,7 +455,7 @@ class METEOR(Metric):
             self._synset_flat: list[int] = []  # small synset ids of each word in turn ...
             self._synset_ends: list[int] = []  # ... the end of each word's
             self._function_flags: list[bool] = []
-            self._exact_classes: dict[int, int] = {}  # Java hash -> class (exact_equality="java-hash")
+            self._exact_classes: dict[int, int] = Numbering()  # Java hash -> class (exact_equality="java-hash")
             self._exact_ids: list[int] = []
         hyp_ids = self._word_ids([w for hyp, _ in pairs for w in hyp])
         ref_ids = self._word_ids([w for _, ref in pairs for w in ref])
