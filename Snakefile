@@ -4,6 +4,7 @@ import os
 
 from snakemake.utils import min_version
 
+from mtmeta.config import load_config
 from mtmeta.reproducibility import blas_settings
 
 min_version("9.0")
@@ -12,14 +13,13 @@ min_version("9.0")
 os.environ.update(blas_settings())
 
 
-# The data catalogue, then the study's knobs (which may override a source); --configfile files are
-# merged over both. A study directory without a catalogue declares its sources in config.yaml.
-if os.path.exists("config/sources.yaml"):
-
-    configfile: "config/sources.yaml"
-
-
-configfile: "config/config.yaml"
+# The study's configuration, read as `mtmeta check-config` reads it (mtmeta.config.load_config):
+# config/config.yaml, or instead the files given with --configfile (a short study stands alone; a
+# file may `extends` another to change a few keys of it), --config key=value on top, and the data
+# catalogue (sources.yaml beside the config, else the repository's) under it all. Validated once.
+_study = load_config(workflow.overwrite_configfiles or ["config/config.yaml"], dict(workflow.config_settings.config))
+config.clear()
+config.update(_study)
 
 
 report: "workflow/report/workflow.rst"

@@ -383,9 +383,15 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
 
 
 def cmd_check_config(args) -> int:
-    config = _config(args)
-    print(f"{args.config or 'config/config.yaml'}: valid; {len(config['sources'])} sources, "
-          f"{len(config['datasets'])} datasets, metrics {config['metrics']}")
+    from mtmeta.config import load_config
+
+    if args.file and args.config:
+        raise MtmetaError("check-config: give the config file once (FILE or --config FILE)")
+    files = args.file or ([args.config] if args.config else None)
+    config = load_config(files)
+    shown = " + ".join(files) if files else "config/config.yaml"
+    print(f"{shown}: valid; {len(config['sources'])} sources, {len(config['datasets'])} datasets, "
+          f"metrics {config['metrics']}")
     return 0
 
 
@@ -508,7 +514,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--width", type=int, default=4, choices=range(0, 17), metavar="{0..16}",
                    help="decimals printed (default 4; the written tables keep full precision)")
 
-    with_config(add("check-config", cmd_check_config, "Validate a config file against the schema."))
+    p = with_config(add("check-config", cmd_check_config,
+                        "Validate a study's config as the workflow does (schema, ids, sources, grids, rule names)."))
+    p.add_argument("file", nargs="*", metavar="FILE",
+                   help="config file(s), merged in order as `snakemake --configfile FILE ...` reads them "
+                        "(default: config/config.yaml)")
     return parser
 
 

@@ -179,12 +179,8 @@ def _check_references(config: dict) -> None:
             raise ConfigError(f"parmesan.appendix.metric {parmesan['appendix']['metric']!r} is not scored on "
                               f"{appendix_target} (add it to metrics or the dataset's extra_metrics)")
     for name, sweep in config.get("sweeps", {}).items():
-        from mtmeta.metaeval.sweeps import expand_grid  # here: metaeval's imports are heavy for the Snakefile
-
-        try:
-            expand_grid(sweep["grid"])
-        except ConfigError as exc:
-            raise ConfigError(f"sweeps.{name}.grid: {exc}") from None
+        check_metric(sweep["metric"], f"sweeps.{name}.metric")
+        _check_sweep(config, name, sweep)
         for target in sweep["targets"]:
             for dataset in target["datasets"]:
                 if dataset not in config["datasets"]:
@@ -193,6 +189,78 @@ def _check_references(config: dict) -> None:
                        for lp in config["datasets"][dataset]["language_pairs"]):
                     raise ConfigError(f"sweeps.{name} re-scores {sweep['metric']!r}, which is not scored on {dataset}")
     check_paper(config, check_metric)
+    _check_rule_names(config)
+
+
+def _check_sweep(config: dict, name: str, sweep: dict) -> None:
+    """A sweep's grid and fixed parameters: ones its metric can re-score from statistics, each value in
+    the metric's range (as ``--set`` checks it), and a grid of bounded size."""
+    import difflib
+
+    from mtmeta.metaeval.sweeps import expand_grid  # here: metaeval's imports are heavy for the Snakefile
+    from mtmeta.metrics.params import check_params
+
+    where = f"sweeps.{name}"
+    registry_name, params = metric_spec(config, sweep["metric"])
+    if registry_name == EXTERNAL:
+        raise ConfigError(f"{where}.metric: {sweep['metric']!r} is a user's scores (external_scores); a sweep "
+                          "re-scores a metric's statistics")
+    cls = metrics.metric_class(registry_name)
+    rescored = getattr(cls, "RESCORED_PARAMS", ())
+    if not rescored:
+        able = sorted(n for n in metrics.METRICS if getattr(metrics.metric_class(n), "RESCORED_PARAMS", ()))
+        raise ConfigError(f"{where}.metric: {sweep['metric']!r} ({registry_name}) cannot be re-scored from its "
+                          f"statistics; expected a metric of: {', '.join(able)}")
+    for part in ("grid", "fixed"):
+        for key, values in sweep.get(part, {}).items():
+            if key not in rescored:
+                close = difflib.get_close_matches(key, rescored, n=1, cutoff=0.5)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise ConfigError(f"{where}.{part}.{key}: {registry_name} cannot re-score {key!r}{hint} (it "
+                                  f"re-scores {', '.join(rescored)})")
+            if part == "fixed":
+                check_params(cls, {key: values}, where=f"{where}.fixed")
+    try:
+        settings = expand_grid(sweep["grid"])
+    except ConfigError as exc:
+        raise ConfigError(f"{where}.grid: {exc}") from None
+    for key in sweep["grid"]:
+        for value in dict.fromkeys(setting[key] if not isinstance(setting[key], list) else tuple(setting[key])
+                                   for setting in settings):
+            check_params(cls, {key: list(value) if isinstance(value, tuple) else value}, where=f"{where}.grid")
+
+
+def score_rule_name(metric_id: str) -> str:
+    """The name of a metric id's scoring rule: ``score_`` and the id with '+' as 'p' and '-' or '.' as
+    '_' (Snakemake rule names take letters, digits and underscores)."""
+    return f"score_{metric_id.replace('+', 'p').replace('-', '_').replace('.', '_')}"
+
+
+def paraphrased_rule_name(metric_id: str) -> str:
+    """The name of the rule scoring a metric id against Parmesan's paraphrased references."""
+    return f"score_paraphrased_{score_rule_name(metric_id).removeprefix('score_')}"
+
+
+def generated_rule_names(config: dict) -> dict[str, str]:
+    """Every rule name the workflow derives from an id, with what it does: the same name twice would
+    be two rules of one name, which Snakemake refuses long after this check (:func:`_check_rule_names`)."""
+    names: dict[str, list[str]] = {}
+    scored = [m for d in config["datasets"] for m in metrics_of(config, d)]
+    for metric_id in dict.fromkeys(scored):
+        names.setdefault(score_rule_name(metric_id), []).append(f"scores metric {metric_id!r}")
+    parmesan = config.get("parmesan", {})
+    for metric_id in dict.fromkeys(parmesan.get("metrics", []) + parmesan.get("meteor_references", {}).get(
+            "metrics", [])):
+        names.setdefault(paraphrased_rule_name(metric_id), []).append(
+            f"scores metric {metric_id!r} against paraphrased references")
+    return names
+
+
+def _check_rule_names(config: dict) -> None:
+    for name, uses in generated_rule_names(config).items():
+        if len(uses) > 1:
+            raise ConfigError(f"two ids give the workflow rule name {name} (one {' and one '.join(uses)}): ids differ "
+                              "after '+' becomes 'p' and '-' or '.' becomes '_'; rename one of them")
 
 
 def check_paper(config: dict, check_metric) -> None:
@@ -288,13 +356,48 @@ def external_pairs(config: dict) -> dict[str, list[tuple[str, str]]]:
     return {metric_id: pairs_in(spec["segment"]) for metric_id, spec in config.get("external_scores", {}).items()}
 
 
-def _read_mapping(path: Path) -> dict:
+class _StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (plain YAML keeps the last one
+    silently, so a second `metrics:` would quietly replace the first)."""
+
+
+def _mapping_without_duplicates(loader, node, deep=False):
+    seen = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise ConfigError(f"{loader.name}:{key_node.start_mark.line + 1}: key {key!r} is given twice (first on "
+                              f"line {seen[key] + 1}); expected each key once per mapping")
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+
+def read_yaml(path: str | Path) -> object:
+    """A YAML file, strictly: UTF-8, no duplicate keys; errors name the file (and line)."""
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"config file {path} not found")
+    if not path.is_file():
+        raise ConfigError(f"{path}: not a file; expected a YAML config file")
     try:
-        data = yaml.safe_load(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"config file {path} not found") from None
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    loader = _StrictLoader(text)
+    loader.name = str(path)
+    try:
+        return loader.get_single_data()
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def _read_mapping(path: Path) -> dict:
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     return data
@@ -308,13 +411,55 @@ def merge(base: dict, over: dict) -> dict:
     return out
 
 
-def load_config(path: str | Path | None = None) -> dict:
-    """A config file merged over the data catalogue beside it (``sources.yaml``, if there is one),
-    as the Snakefile loads them, then validated."""
-    path = Path(path) if path else DEFAULT_CONFIG
+def _with_bases(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, list[Path]]:
+    """A config file merged over the file its ``extends`` key names (relative to the file; a chain
+    is followed), and the files read, most basic first."""
+    path = path.resolve()
+    if path in seen:
+        chain = " -> ".join(str(p) for p in (*seen, path))
+        raise ConfigError(f"{seen[-1]}: extends forms a cycle ({chain}); expected a chain that ends")
     config = _read_mapping(path)
-    catalogue = path.parent / CATALOGUE
-    if catalogue.is_file():
+    base = config.pop("extends", None)
+    if base is None:
+        return config, [path]
+    if not isinstance(base, str) or not base:
+        raise ConfigError(f"{path}: extends: expected the path of another config file, got {base!r}")
+    base_path = path.parent / base
+    if not base_path.is_file():
+        raise ConfigError(f"{path}: extends: {base} not found (read relative to {path.parent})")
+    base_config, files = _with_bases(base_path, (*seen, path))
+    return merge(base_config, config), [*files, path]
+
+
+def catalogue_of(files: list[Path]) -> Path | None:
+    """The data catalogue a study's config files use: ``sources.yaml`` beside the most basic file that
+    has one beside it, else the repository's own (so a short config elsewhere needs no sources)."""
+    for path in files:
+        if (path.parent / CATALOGUE).is_file():
+            return path.parent / CATALOGUE
+    repository = DEFAULT_CONFIG.parent / CATALOGUE
+    return repository if repository.is_file() else None
+
+
+def load_config(paths: str | Path | list | tuple | None = None, overrides: dict | None = None) -> dict:
+    """The study's configuration, as the Snakefile and every ``mtmeta`` command read it: the config
+    file(s) (default ``config/config.yaml``; several are merged in order, as ``snakemake --configfile
+    A B``), each over the file it ``extends``; ``overrides`` (``snakemake --config key=value``) on top;
+    all of it over the data catalogue (:func:`catalogue_of`); then validated."""
+    if paths is None or paths == []:
+        paths = [DEFAULT_CONFIG]
+    elif isinstance(paths, str | Path):
+        paths = [paths]
+    config: dict = {}
+    files: list[Path] = []
+    for path in paths:
+        loaded, read = _with_bases(Path(path))
+        config = merge(config, loaded)
+        files += read
+    if overrides:
+        config = merge(config, dict(overrides))
+    catalogue = catalogue_of(files)
+    if catalogue is not None:
         config = merge(_read_mapping(catalogue), config)
     return validate_config(config)
 

@@ -119,7 +119,10 @@ def test_config_is_merged_over_the_catalogue_beside_it(tmp_path):
     assert config["sources"]["b"]["upstream"]["url"] == "http://example.invalid/b2"  # the config wins
     assert "sources" not in raw and len(load_config()["sources"]) > 20  # the repository's catalogue
     (tmp_path / "sources.yaml").unlink()
-    assert set(load_config(tmp_path / "config.yaml")["sources"]) == {"b"}
+    # Without a catalogue beside it, the repository's is found on its own, under the config's own sources.
+    sources = load_config(tmp_path / "config.yaml")["sources"]
+    assert sources["b"]["upstream"]["url"] == "http://example.invalid/b2" and "wmt12_data" in sources
+    assert "a" not in sources
 
 
 def test_external_scores_register_a_users_metric_on_the_pairs_its_file_has(raw, tmp_path):
@@ -156,3 +159,84 @@ def test_an_external_id_must_be_new(raw, tmp_path):
     raw["external_scores"] = {"bleu": {"segment": str(path)}}
     with pytest.raises(ConfigError, match=r"external_scores.bleu: 'bleu' is already a metric id of the study"):
         validate_config(raw)
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_a_short_config_stands_alone_and_extends_composes(tmp_path):
+    examples = DEFAULT_CONFIG.parent / "examples"
+    small = load_config(examples / "one-pair.yaml")
+    assert small["metrics"] == ["bleu", "chrf"] and list(small["datasets"]) == ["wmt12"]
+    assert small["sweeps"] == {} and small["paper"] == {} and small["bootstrap"] == {"draws": 1000, "seed": 12345}
+    assert small["sources"]["wmt12_data"]["mirror"]["path"] == "wmt12/wmt12-data.tar.gz"  # the catalogue
+    strict = load_config(examples / "strict-significance.yaml")
+    full = load_config()
+    assert strict["significance_level"] == 0.01 and strict["bootstrap"] == {"draws": 2000, "seed": 12345}
+    assert {k: v for k, v in strict.items() if k not in ("significance_level", "bootstrap")} == {
+        k: v for k, v in full.items() if k not in ("significance_level", "bootstrap")}
+    # Several files merge in order (as snakemake --configfile A B), then overrides (--config k=v).
+    over = _write(tmp_path / "over.yaml", "metrics: [chrf]\n")
+    both = load_config([examples / "one-pair.yaml", over], {"significance_level": 0.2})
+    assert both["metrics"] == ["chrf"] and both["significance_level"] == 0.2
+    # extends is read relative to the file, follows chains and refuses cycles.
+    _write(tmp_path / "a.yaml", "extends: b.yaml\n")
+    _write(tmp_path / "b.yaml", "extends: a.yaml\n")
+    with pytest.raises(ConfigError, match=r"b.yaml: extends forms a cycle \(.*a.yaml -> .*b.yaml -> .*a.yaml\)"):
+        load_config(tmp_path / "a.yaml")
+    with pytest.raises(ConfigError, match=r"c.yaml: extends: nowhere.yaml not found \(read relative to"):
+        load_config(_write(tmp_path / "c.yaml", "extends: nowhere.yaml\n"))
+
+
+def test_a_key_given_twice_is_an_error_naming_file_and_line(tmp_path):
+    path = _write(tmp_path / "twice.yaml", "metrics: [bleu]\nsignificance_level: 0.1\nmetrics: [chrf]\n")
+    with pytest.raises(ConfigError, match=r"twice.yaml:3: key 'metrics' is given twice \(first on line 1\)"):
+        load_config(path)
+    nested = _write(tmp_path / "nested.yaml", "bootstrap:\n  draws: 10\n  draws: 20\n")
+    with pytest.raises(ConfigError, match=r"nested.yaml:3: key 'draws' is given twice"):
+        load_config(nested)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        # Ids that give one rule name, and an id that gives a built-in rule's name.
+        (lambda c: c["metric_settings"].update({"bleu-x": {"metric": "bleu"}, "bleu.x": {"metric": "bleu"}})
+         or c["metrics"].extend(["bleu-x", "bleu.x"]),
+         r"two ids give the workflow rule name score_bleu_x \(one scores metric 'bleu-x' and one scores metric "
+         r"'bleu.x'\)"),
+        (lambda c: c["metric_settings"].update({"paraphrased-bleu": {"metric": "bleu"}})
+         or c["metrics"].append("paraphrased-bleu"),
+         r"rule name score_paraphrased_bleu \(one scores metric 'paraphrased-bleu' and one scores metric 'bleu' "
+         r"against paraphrased references\)"),
+        # Ids are lower case (config/README.md).
+        (lambda c: c["metrics"].append("BLEU"), r"metrics/16: 'BLEU' does not match"),
+        (lambda c: c["metric_settings"].update({"Bleu-x": {"metric": "bleu"}}), r"metric_settings: 'Bleu-x' does not"),
+        # Seeds are numpy seeds.
+        (lambda c: c["bootstrap"].update(seed=-1), r"bootstrap/seed: -1 is less than the minimum of 0"),
+        (lambda c: c["parmesan"]["alignment"].update(seed=-2), r"parmesan/alignment/seed: -2 is less than"),
+        # Sweep grids: bounded, in the metric's ranges, of parameters it can re-score.
+        (lambda c: c["sweeps"]["meteor-alpha-gamma"]["grid"].update(alpha={"start": 0, "stop": 1, "step": 1e-9}),
+         r"sweeps.meteor-alpha-gamma.grid: grid axis 'alpha' has 1,000,000,000 values .*expected at most 100,000"),
+        (lambda c: c["sweeps"]["meteor-alpha-gamma"]["grid"].update(beta={"start": 0, "stop": 10, "step": 0.02}),
+         r"the grid has 220,941 settings \(21 alpha x 21 gamma x 501 beta\); expected at most 100,000"),
+        (lambda c: c["sweeps"]["meteor-alpha-gamma"].update(grid={"alpha": [0.0, 2.0]}),
+         r"sweeps.meteor-alpha-gamma.grid: parameter alpha=2.0 is out of range; expected >= 0 and <= 1"),
+        (lambda c: c["sweeps"]["meteor-alpha-gamma"].update(grid={"alhpa": [0.5]}),
+         r"sweeps.meteor-alpha-gamma.grid.alhpa: meteor cannot re-score 'alhpa'; did you mean 'alpha'\?"),
+        (lambda c: c["sweeps"]["meteor-alpha-gamma"].update(fixed={"beta": -3}),
+         r"sweeps.meteor-alpha-gamma.fixed: parameter beta=-3 is out of range"),
+        (lambda c: c["sweeps"]["meteor-alpha-gamma"].update(fixed={"tokenize": "intl"}),
+         r"sweeps.meteor-alpha-gamma.fixed.tokenize: meteor cannot re-score 'tokenize'"),
+        (lambda c: c["sweeps"]["meteor-alpha-gamma"].update(metric="bleu"),
+         r"sweeps.meteor-alpha-gamma.metric: 'bleu' \(bleu\) cannot be re-scored from its statistics; expected "
+         r"a metric of: meteor"),
+    ],
+)
+def test_what_the_workflow_would_reject_check_config_rejects_first(raw, edit, message):
+    config = copy.deepcopy(raw)
+    edit(config)
+    with pytest.raises(ConfigError, match=message):
+        validate_config(config)

@@ -1,16 +1,14 @@
-# Shared set-up: validate the config (filling schema defaults), resolve the data mirror,
-# plan every fetch, and derive the targets and wildcard constraints from config.
+# Shared set-up (the config is loaded and validated, defaults filled, by the Snakefile): resolve the
+# data mirror, plan every fetch, and derive the targets and wildcard constraints from config.
 import os
 import re
 from pathlib import Path
 
 from mtmeta import metrics as metric_registry
-from mtmeta.config import metric_spec, metrics_of, validate_config
+from mtmeta.config import metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
 from mtmeta.data.corpus import target_language
 from mtmeta.data.prepare import judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
-
-validate_config(config)
 
 MIRROR = resolve_mirror(config["data_mirror"], [Path(workflow.basedir), Path.cwd()])
 PLANS = {name: plan_fetch(name, spec, MIRROR) for name, spec in config["sources"].items()}
@@ -220,12 +218,9 @@ def neighbour_jobs(wildcards):
     return jobs
 
 
-# Scoring (score.smk; parmesan.smk's scoring with paraphrased references).
-def score_rule_name(metric_id):
-    """The name of a metric id's scoring rule, `score_` and the id with '+' as 'p' and '-' or '.' as '_'."""
-    return f"score_{metric_id.replace('+', 'p').replace('-', '_').replace('.', '_')}"
-
-
+# Scoring (score.smk; parmesan.smk's scoring with paraphrased references). Rule names derived from
+# ids come from mtmeta.config (score_rule_name, paraphrased_rule_name), whose check refuses two ids
+# that give one name.
 def metric_pairs(metric_id):
     """The (dataset, lp) pairs a metric is scored on, in config order."""
     return [pair for pair in DATASET_LPS if metric_id in METRICS_FOR[pair]]

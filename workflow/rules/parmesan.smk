@@ -77,7 +77,7 @@ for _metric_id in PARAPHRASED_METRICS:
 
     rule:
         name:
-            f"score_paraphrased_{score_rule_name(_metric_id).removeprefix('score_')}"
+            paraphrased_rule_name(_metric_id)
         input:
             segments=[f"results/parmesan/{d}/{lp}/{s}/segments.parquet" for d, lp, s in _runs],
             tokens=[f"results/datasets/{d}/{lp}/tokens.parquet" for d, lp, _ in _runs],

@@ -4,13 +4,11 @@
 # per metric x pair: a scoring process spends 2-3 s starting (Python, pandas, numba's compiled
 # kernels) and up to 5 s loading the metric's resources (word vectors, WordNet, paraphrases), and
 # per pair that was a third of the scoring time. Each metric keeps a rule of its own (named by
-# score_rule_name in common.smk, e.g. score_bleu, score_chrfpp) so that editing a metric's code
+# mtmeta.config.score_rule_name, e.g. score_bleu, score_chrfpp) so that editing a metric's code
 # reruns that metric's scores only, and `snakemake -R score_bleu` reruns one metric.
 
 
-SCORE_RULES = {metric_id: score_rule_name(metric_id) for metric_id in ALL_METRICS}
-if len(set(SCORE_RULES.values())) != len(SCORE_RULES):
-    raise ValueError(f"two metric ids give the same scoring rule name: {SCORE_RULES}")
+SCORE_RULES = {metric_id: score_rule_name(metric_id) for metric_id in ALL_METRICS}  # distinct: config's check
 
 
 for _metric_id, _rule_name in SCORE_RULES.items():

@@ -34,25 +34,41 @@ log = logging.getLogger(__name__)
 SYSTEM_STATISTICS = ("pearson", "spearman", "kendall")
 
 
+# More settings than this is a typo (a step of 1e-9), not a study: each setting re-scores every target.
+MAX_SETTINGS = 100_000
+
+
+def _axis(name: str, values) -> list:
+    """One grid axis's values: a list, or a ``{start, stop, step}`` range, counted before it is built."""
+    if isinstance(values, dict):
+        start, stop, step = (float(values[k]) for k in ("start", "stop", "step"))
+        if not step > 0:
+            raise ConfigError(f"grid axis {name!r}: step must be > 0, got {values['step']!r}")
+        if stop < start:
+            raise ConfigError(f"grid axis {name!r} is empty: stop {values['stop']!r} < start {values['start']!r}")
+        count = math.floor((stop - start) / step + 1e-9) + 1
+        if count > MAX_SETTINGS:
+            raise ConfigError(f"grid axis {name!r} has {count:,} values (start {values['start']!r}, stop "
+                              f"{values['stop']!r}, step {values['step']!r}); expected at most {MAX_SETTINGS:,} "
+                              "settings in a sweep")
+        values = [round(start + k * step, 10) for k in range(count)]
+    if not len(values):
+        raise ConfigError(f"grid axis {name!r} is empty")
+    return [float(v) if not isinstance(v, (list, tuple)) else list(v) for v in values]
+
+
 def expand_grid(grid: dict) -> list[dict]:
     """Every combination of a grid whose values are lists or ``{start, stop, step}`` ranges.
 
     A range runs from ``start`` in steps of ``step`` up to ``stop`` and never past it (``stop`` itself
-    when it is on the grid, up to a rounding error of 1e-9 steps); an empty axis is an error.
+    when it is on the grid, up to a rounding error of 1e-9 steps); an empty axis is an error, and so is
+    a grid of more than :data:`MAX_SETTINGS` settings (counted before any is built).
     """
-    axes = {}
-    for name, values in grid.items():
-        if isinstance(values, dict):
-            start, stop, step = (float(values[k]) for k in ("start", "stop", "step"))
-            if not step > 0:
-                raise ConfigError(f"grid axis {name!r}: step must be > 0, got {values['step']!r}")
-            if stop < start:
-                raise ConfigError(f"grid axis {name!r} is empty: stop {values['stop']!r} < start {values['start']!r}")
-            count = math.floor((stop - start) / step + 1e-9) + 1
-            values = [round(start + k * step, 10) for k in range(count)]
-        if not len(values):
-            raise ConfigError(f"grid axis {name!r} is empty")
-        axes[name] = [float(v) if not isinstance(v, (list, tuple)) else list(v) for v in values]
+    axes = {name: _axis(name, values) for name, values in grid.items()}
+    size = math.prod(len(values) for values in axes.values())
+    if size > MAX_SETTINGS:
+        counts = " x ".join(f"{len(values):,} {name}" for name, values in axes.items())
+        raise ConfigError(f"the grid has {size:,} settings ({counts}); expected at most {MAX_SETTINGS:,}")
     names = list(axes)
     return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(axes[n] for n in names))]
 

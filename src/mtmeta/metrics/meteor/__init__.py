@@ -107,6 +107,8 @@ class METEOR(Metric):
     PARAM_RANGES: ClassVar[dict] = {"alpha": Range(0, 1), "beta": Range(low=0), "gamma": Range(0, 1),
                                     "delta": Range(0, 1), "beam": Range(low=1), "weights": Range(low=0),
                                     "max_words": Range(low=1)}
+    # What rescore() and corpus_rescore() can change without re-aligning (a sweep's grid and fixed keys).
+    RESCORED_PARAMS: ClassVar[tuple[str, ...]] = ("alpha", "beta", "gamma", "delta", "weights", "full_match_rule")
 
     def __init__(self, lang: str | None = None, preset: str = "rank", modules: Sequence[str] | None = None,
                  weights: Sequence[float] | None = None, alpha: float | None = None, beta: float | None = None,
