@@ -120,6 +120,37 @@ def all_pair_scores(pairs, kind):
     return [path for pair in pair_scores(pairs, kind) for path in pair["files"]]
 
 
+# Meta-evaluation (metaeval.smk): one job per metric, joined into the study-wide tables.
+def evaluation_pairs(metric_id):
+    """The pairs a metric is meta-evaluated on, and what each has (system-level human scores,
+    pairwise segment judgments)."""
+    return [{"dataset": d, "lp": lp, "system_level": (d, lp) in SYSTEM_LEVEL_LPS, "judged": (d, lp) in JUDGED_LPS,
+             "tokenized": DATASETS[d].get("tokenized", False)} for d, lp in metric_pairs(metric_id)]
+
+
+def evaluation_inputs(wildcards):
+    metric_id, pairs = wildcards.metric, metric_pairs(wildcards.metric)
+    return {"summaries": prepared("summary.json", pairs), "human_scores": prepared("human_scores.tsv", pairs),
+            "comparisons": prepared("comparisons.parquet", pairs),
+            "segments": [f"results/scores/{d}/{lp}/{metric_id}.seg.parquet" for d, lp in pairs],
+            "systems": [f"results/scores/{d}/{lp}/{metric_id}.sys.tsv" for d, lp in pairs]}
+
+
+def metrics_with(pairs):
+    """The metric ids scored on at least one of ``pairs``, in the study's order."""
+    return list(dict.fromkeys(m for pair in pairs for m in METRICS_FOR[pair]))
+
+
+def metric_pieces(table, metric_ids):
+    """Each metric's piece of a study-wide table (``table``: system_level, segment_level, system_bootstrap)."""
+    return [f"results/metaeval/{m}/{table}.tsv" for m in metric_ids]
+
+
+def study_order(pairs):
+    """(dataset, lp, metric) keys in the study's order: the joins sort the pieces' rows by it."""
+    return [[d, lp, m] for d, lp in pairs for m in METRICS_FOR[(d, lp)]]
+
+
 def sweep_config(wildcards):
     return config["sweeps"][wildcards.sweep]
 
@@ -235,7 +266,7 @@ def scatter_inputs(wildcards):
     pairs = scatter_pairs(wildcards.metric)
     return {"systems": [f"results/scores/{d}/{lp}/{wildcards.metric}.sys.tsv" for d, lp in pairs],
             "human_scores": prepared("human_scores.tsv", pairs),
-            "correlations": [f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in pairs],
+            "correlations": f"results/metaeval/{wildcards.metric}/system_level.tsv",
             "summaries": prepared("summary.json", pairs)}
 
 
@@ -301,7 +332,6 @@ def appendix_inputs(wildcards):
         "lexicon": source_inputs(PARMESAN["lexicons"][lang]["source"]),
         "corpus": f"results/embeddings/{next(iter(EMBEDDINGS))}/{lang}/corpus.txt",
         "human_scores": f"results/datasets/{dataset}/{lp}/human_scores.tsv",
-        "original": f"results/scores/{dataset}/{lp}/{PARMESAN_APPENDIX['metric']}.sys.tsv",
         "code": metric_code_files(PARMESAN_APPENDIX["metric"]),
     }
 
@@ -310,6 +340,22 @@ def appendix_inputs(wildcards):
 def settings_name(target):
     """The settings table's rule and file name of a target "dataset/lp" (slashes and dashes as '_')."""
     return f"parmesan_settings_{re.sub('[/-]', '_', target)}"
+
+
+def sensitivity_text_inputs(wildcards):
+    """A sensitivity piece's text inputs: for a metric whose text factors are all measured, the target's
+    pre-processed texts and the metric's resources (Meteor's input modes also read the jar's
+    non-breaking prefixes); every metric re-scores with case flipped, so it reads its resources."""
+    rescored = wildcards.metric in SENSITIVITY["rescored"]
+    preprocessed = ([f"results/paper/sensitivity/{wildcards.dataset}/{wildcards.lp}/text.{kind}.parquet"
+                     for kind in ("moses", "lemmas")] if rescored else [])
+    jar = source_inputs("meteor_jar") if rescored and metric_spec(config, wildcards.metric)[0] == "meteor" else []
+    return {"preprocessed": preprocessed,
+            "resources": metric_resource_files(wildcards.metric, [target_language(wildcards.lp)]) + jar}
+
+
+def sensitivity_pieces(wildcards):
+    return [f"results/paper/sensitivity/{wildcards.dataset}/{wildcards.lp}/{m}.tsv" for m in SENSITIVITY["metrics"]]
 
 
 def paper_outputs(rule_name, wanted):

@@ -1,34 +1,37 @@
 # Meta-evaluation: system-level correlations and their figures, segment-level agreement, bootstrap
-# intervals, significance between metrics, and parameter sweeps. Each rule is one job for all pairs
-# (one output per pair): a job's start-up (Python, pandas, scipy, numba) is seconds, and each pair's
-# work is milliseconds to a few seconds.
+# intervals, significance between metrics, and parameter sweeps. What depends on one metric is one job
+# per metric (evaluate_metric, plot_system_scatter), so that rescoring a metric reruns its pieces
+# only; the study-wide tables are cheap joins of the pieces (collect_*); what compares metrics with
+# each other (test_significance) is one job for all pairs: a job's start-up is about a second, each
+# pair's work milliseconds.
 
 
-rule correlate_system_level:
-    # One job for every dataset x lp and all its metrics: the work is milliseconds, a job's start-up
-    # (Python, pandas, scipy) is seconds.
+rule evaluate_metric:
+    # One job per metric: rescoring a metric reruns its piece only; the study-wide tables join them.
     input:
-        systems=all_pair_scores(SYSTEM_LEVEL_LPS, "sys.tsv"),
-        human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
-        summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
+        unpack(evaluation_inputs),
     output:
-        [f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+        system_level="results/metaeval/{metric}/system_level.tsv",
+        segment_level="results/metaeval/{metric}/segment_level.tsv",
+        system_bootstrap="results/metaeval/{metric}/system_bootstrap.tsv",
     params:
-        pairs=pair_scores(SYSTEM_LEVEL_LPS, "sys.tsv"),
+        metric=lambda wildcards: metric_entry(wildcards.metric),
+        pairs=lambda wildcards: evaluation_pairs(wildcards.metric),
+        bootstrap=config["bootstrap"],
     log:
-        "results/logs/correlate_system_level.log",
+        "results/logs/evaluate_metric/{metric}.log",
     benchmark:
-        "results/benchmarks/correlate_system_level.tsv"
+        "results/benchmarks/evaluate_metric/{metric}.tsv"
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=3000,
+        runtime=20,
     script:
-        "../scripts/correlate_system_level.py"
+        "../scripts/evaluate_metric.py"
 
 
 rule collect_system_level:
     input:
-        [f"results/correlations/{d}/{lp}/system_level.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+        metric_pieces("system_level", metrics_with(SYSTEM_LEVEL_LPS)),
     output:
         tsv=report(
             "results/correlations/system_level.tsv",
@@ -36,10 +39,31 @@ rule collect_system_level:
             category="Correlations",
         ),
         markdown="results/correlations/system_level.md",
+    params:
+        order=study_order(SYSTEM_LEVEL_LPS),
     log:
         "results/logs/collect_system_level.log",
     benchmark:
         "results/benchmarks/collect_system_level.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/collect_tables.py"
+
+
+rule collect_system_bootstrap:
+    input:
+        metric_pieces("system_bootstrap", metrics_with(SYSTEM_LEVEL_LPS)),
+    output:
+        tsv="results/correlations/system_bootstrap.tsv",
+    params:
+        order=study_order(SYSTEM_LEVEL_LPS),
+    log:
+        "results/logs/collect_system_bootstrap.log",
+    benchmark:
+        "results/benchmarks/collect_system_bootstrap.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -71,37 +95,9 @@ rule plot_system_scatter:
         "../scripts/plot_system_scatter.py"
 
 
-rule tables:
-    localrule: True
-    input:
-        rules.collect_system_level.output.tsv,
-        rules.collect_exclusions.output[0],
-        expand("results/figures/system_scatter.{metric}.{ext}", metric=FIGURE_METRICS, ext=["png", "pdf"]),
-
-
-rule correlate_segment_level:
-    input:
-        summaries=prepared("summary.json", JUDGED_LPS),
-        comparisons=prepared("comparisons.parquet", JUDGED_LPS),
-        segments=all_pair_scores(JUDGED_LPS, "seg.parquet"),
-    output:
-        [f"results/correlations/{d}/{lp}/segment_level.tsv" for d, lp in JUDGED_LPS],
-    params:
-        pairs=pair_scores(JUDGED_LPS, "seg.parquet"),
-    log:
-        "results/logs/correlate_segment_level.log",
-    benchmark:
-        "results/benchmarks/correlate_segment_level.tsv"
-    resources:
-        mem_mb=3000,
-        runtime=20,
-    script:
-        "../scripts/correlate_segment_level.py"
-
-
 rule collect_segment_level:
     input:
-        prepared_files=[f"results/correlations/{d}/{lp}/segment_level.tsv" for d, lp in JUDGED_LPS],
+        metric_pieces("segment_level", metrics_with(JUDGED_LPS)),
     output:
         tsv=report(
             "results/correlations/segment_level.tsv",
@@ -109,6 +105,8 @@ rule collect_segment_level:
             category="Correlations",
         ),
         markdown="results/correlations/segment_level.md",
+    params:
+        order=study_order(JUDGED_LPS),
     log:
         "results/logs/collect_segment_level.log",
     benchmark:
@@ -119,29 +117,6 @@ rule collect_segment_level:
         runtime=10,
     script:
         "../scripts/collect_tables.py"
-
-
-rule bootstrap_system_level:
-    input:
-        summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
-        comparisons=prepared("comparisons.parquet", SYSTEM_LEVEL_LPS),
-        human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
-        segments=all_pair_scores(SYSTEM_LEVEL_LPS, "seg.parquet"),
-    output:
-        [f"results/correlations/{d}/{lp}/system_bootstrap.tsv" for d, lp in SYSTEM_LEVEL_LPS],
-    params:
-        pairs=[dict(pair, tokenized=DATASETS[pair["dataset"]].get("tokenized", False))
-               for pair in pair_scores(SYSTEM_LEVEL_LPS, "seg.parquet")],
-        bootstrap=config["bootstrap"],
-    log:
-        "results/logs/bootstrap_system_level.log",
-    benchmark:
-        "results/benchmarks/bootstrap_system_level.tsv"
-    resources:
-        mem_mb=4000,
-        runtime=60,
-    script:
-        "../scripts/bootstrap_system_level.py"
 
 
 rule test_significance:
@@ -186,3 +161,14 @@ rule sweep_parameters:
         runtime=30,
     script:
         "../scripts/sweep_parameters.py"
+
+
+rule tables:
+    localrule: True
+    input:
+        rules.collect_system_level.output.tsv,
+        rules.collect_segment_level.output.tsv,
+        rules.collect_system_bootstrap.output.tsv,
+        rules.test_significance.output,
+        rules.collect_exclusions.output[0],
+        expand("results/figures/system_scatter.{metric}.{ext}", metric=FIGURE_METRICS, ext=["png", "pdf"]),

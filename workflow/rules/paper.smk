@@ -23,11 +23,10 @@ SETTINGS_METRICS = (
 PARAPHRASED_LABELS = {t: label for t, label in SETTINGS_TARGETS.items() if target_pair(t) in PARMESAN_TARGETS}
 PARAPHRASED_TABLES = ["parmesan_substitution", "parmesan_replaced"] + (["parmesan_meteor"] if PARMESAN_METEOR else [])
 SOFTBLEU = PAPER.get("softbleu")
+SOFTBLEU_METRICS = [SOFTBLEU["baseline"], *SOFTBLEU["metrics"]] if SOFTBLEU else []
 WMT_BASELINES = PAPER.get("wmt_baselines")
 SENSITIVITY = PAPER.get("sensitivity")
 SENSITIVITY_TARGETS = [target_pair(t) for t in SENSITIVITY["targets"]] if SENSITIVITY else []
-# Meteor's input modes are among the re-scored factors: they read the jar's non-breaking prefixes.
-SENSITIVITY_JAR = bool(SENSITIVITY) and any(metric_spec(config, m)[0] == "meteor" for m in SENSITIVITY["rescored"])
 
 
 if TUNING:
@@ -37,7 +36,7 @@ if TUNING:
         input:
             sweep=f"results/sweeps/{TUNING['sweep']}.tsv",
             module_bests=[f"results/sweeps/{s}.best.tsv" for s in TUNING["module_sweeps"].values()],
-            segment_level=f"results/correlations/{_dataset}/{_lp}/segment_level.tsv",
+            baseline=f"results/metaeval/{TUNING['baseline']}/segment_level.tsv",
             segments=f"results/scores/{_dataset}/{_lp}/{TUNING['metric']}.seg.parquet",
             comparisons=f"results/datasets/{_dataset}/{_lp}/comparisons.parquet",
             reported=repo_file("config/reported/seed001.yaml"),
@@ -57,6 +56,7 @@ if TUNING:
             baseline=TUNING["baseline"],
             module_labels=list(TUNING["module_sweeps"]),
             dataset=_dataset,
+            lp=_lp,
             lang=target_language(_lp),
             tokenized=DATASETS[_dataset].get("tokenized", False),
         log:
@@ -112,8 +112,8 @@ if "overview" in PAPER:
         input:
             system_level=rules.collect_system_level.output.tsv,
             segment_level=rules.collect_segment_level.output.tsv,
-            bootstrap=[f"results/correlations/{d}/{lp}/system_bootstrap.tsv" for d, lp in SYSTEM_LEVEL_LPS],
-            ranks=[f"results/significance/{d}/{lp}/ranks.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+            bootstrap=rules.collect_system_bootstrap.output.tsv,
+            ranks=rules.test_significance.output.ranks,
         output:
             tsv=report("results/paper/overview.tsv", caption="../report/overview.rst", category="Paper: overview"),
             markdown="results/paper/overview.md",
@@ -169,11 +169,14 @@ if SOFTBLEU:
 
     rule paper_softbleu:
         input:
-            system_level=rules.collect_system_level.output.tsv,
-            segment_level=rules.collect_segment_level.output.tsv,
-            williams=[f"results/significance/{d}/{lp}/williams.tsv" for d, lp in SYSTEM_LEVEL_LPS],
-            # The figure's intervals.
-            bootstrap=[f"results/correlations/{d}/{lp}/system_bootstrap.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+            # Only its metrics' pieces, so that rescoring another metric leaves this table alone; the
+            # Williams tests of each variant against BLEU are computed here from the system scores.
+            system_level=metric_pieces("system_level", SOFTBLEU_METRICS),
+            segment_level=metric_pieces("segment_level", SOFTBLEU_METRICS),
+            bootstrap=metric_pieces("system_bootstrap", SOFTBLEU_METRICS),  # the figure's intervals
+            summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
+            human_scores=prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
+            systems=[f"results/scores/{d}/{lp}/{m}.sys.tsv" for d, lp in SYSTEM_LEVEL_LPS for m in SOFTBLEU_METRICS],
             embeddings=expand(
                 "results/embeddings/{model}/{lang}/training.json",
                 model=list(EMBEDDINGS)[:1],
@@ -186,7 +189,7 @@ if SOFTBLEU:
             png=report("results/paper/softbleu.png", caption="../report/softbleu.rst", category="Paper: softened BLEU"),
             pdf="results/paper/softbleu.pdf",
         params:
-            metrics=[SOFTBLEU["baseline"], *SOFTBLEU["metrics"]],
+            metrics=[metric_entry(m) for m in SOFTBLEU_METRICS],
             baseline=SOFTBLEU["baseline"],
             tau_variant=TAU_VARIANT,
         log:
@@ -204,12 +207,8 @@ if WMT_BASELINES:
 
     rule paper_wmt_baselines:
         input:
-            system_level=rules.collect_system_level.output.tsv,
-            bootstrap=[
-                f"results/correlations/{d}/{lp}/system_bootstrap.tsv"
-                for d, lp in SYSTEM_LEVEL_LPS
-                if d in WMT_BASELINES["human_scores"]
-            ],
+            system_level=metric_pieces("system_level", WMT_BASELINES["metrics"]),
+            bootstrap=metric_pieces("system_bootstrap", WMT_BASELINES["metrics"]),
         output:
             tsv=report("results/paper/wmt_baselines.tsv", caption="../report/wmt_baselines.rst",
                        category="Paper: WMT baselines"),
@@ -232,34 +231,65 @@ if WMT_BASELINES:
 
 if SENSITIVITY:
 
-    rule paper_sensitivity:
-        # One job per target: a few metrics are re-scored with changed text handling (about a minute
-        # for WMT12 en-cs); everything else re-aggregates the study's stored statistics.
+    rule preprocess_sensitivity_text:
+        # Both sides Moses-tokenised, and lemmatised, once per target for every re-scored metric.
         input:
             segments="results/datasets/{dataset}/{lp}/segments.parquet",
+        output:
+            moses="results/paper/sensitivity/{dataset}/{lp}/text.moses.parquet",
+            lemmas="results/paper/sensitivity/{dataset}/{lp}/text.lemmas.parquet",
+        log:
+            "results/logs/preprocess_sensitivity_text/{dataset}/{lp}.log",
+        benchmark:
+            "results/benchmarks/preprocess_sensitivity_text/{dataset}/{lp}.tsv"
+        resources:
+            mem_mb=2000,
+            runtime=10,
+        script:
+            "../scripts/preprocess_sensitivity_text.py"
+
+    rule sensitivity_metric:
+        # One job per target and metric, so that rescoring a metric reruns its rows only. Text factors
+        # re-score the metric (about 10 s for WMT12 en-cs); the rest re-aggregates its statistics.
+        input:
+            unpack(sensitivity_text_inputs),
+            segments="results/datasets/{dataset}/{lp}/segments.parquet",
             comparisons="results/datasets/{dataset}/{lp}/comparisons.parquet",
-            scores=lambda w: [f"results/scores/{w.dataset}/{w.lp}/{m}.seg.parquet" for m in SENSITIVITY["metrics"]],
-            summary="results/datasets/{dataset}/{lp}/summary.json",
-            human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
-            resources=lambda w: [f for m in SENSITIVITY["rescored"]
-                                 for f in metric_resource_files(m, [target_language(w.lp)])]
-            + (source_inputs("meteor_jar") if SENSITIVITY_JAR else []),
+            scores="results/scores/{dataset}/{lp}/{metric}.seg.parquet",
+            bootstrap="results/metaeval/{metric}/system_bootstrap.tsv",
+        output:
+            "results/paper/sensitivity/{dataset}/{lp}/{metric}.tsv",
+        params:
+            metric=lambda w: metric_entry(w.metric),
+            rescored=lambda w: w.metric in SENSITIVITY["rescored"],
+        log:
+            "results/logs/sensitivity_metric/{dataset}/{lp}/{metric}.log",
+        benchmark:
+            "results/benchmarks/sensitivity_metric/{dataset}/{lp}/{metric}.tsv"
+        resources:
+            mem_mb=3000,
+            runtime=20,
+        script:
+            "../scripts/sensitivity_metric.py"
+
+    rule paper_sensitivity:
+        input:
+            sensitivity_pieces,
         output:
             tsv=report("results/paper/sensitivity_{dataset}_{lp}.tsv", caption="../report/sensitivity.rst",
                        category="Paper: sensitivity"),
             markdown="results/paper/sensitivity_{dataset}_{lp}.md",
             png="results/paper/sensitivity_{dataset}_{lp}.png",
         params:
-            metrics={m: metric_entry(m) for m in SENSITIVITY["metrics"]},
             rescored=SENSITIVITY["rescored"],
-            bootstrap=config["bootstrap"],
         log:
             "results/logs/paper_sensitivity/{dataset}/{lp}.log",
         benchmark:
             "results/benchmarks/paper_sensitivity/{dataset}/{lp}.tsv"
+        localrule: True
         resources:
-            mem_mb=3000,
-            runtime=20,
+            mem_mb=1000,
+            runtime=10,
         script:
             "../scripts/paper_sensitivity.py"
 

@@ -16,8 +16,10 @@ def main(snakemake):
     metric = MetricSpec.of(params.metric).build(params.lang, tokenized=params.tokenized)
     module_bests = {label: read_tsv(path).iloc[0]
                     for label, path in zip(params.module_labels, inputs.module_bests, strict=True)}
-    tables = tables_from_results(read_tsv(inputs.sweep), module_bests, read_tsv(inputs.segment_level).set_index(
-        "metric"), pd.read_parquet(inputs.segments), pd.read_parquet(inputs.comparisons), metric,
+    baseline = read_tsv(inputs.baseline)  # the baseline's segment-level rows, one per pair it is scored on
+    baseline = baseline[(baseline["dataset"] == params.dataset) & (baseline["lp"] == params.lp)].set_index("metric")
+    tables = tables_from_results(read_tsv(inputs.sweep), module_bests, baseline,
+        pd.read_parquet(inputs.segments), pd.read_parquet(inputs.comparisons), metric,
         yaml.safe_load(open(inputs.reported)), params.baseline, params.dataset)
     for name, table in tables.items():
         write_titled_table(table, outputs[name], outputs[f"{name}_md"], TITLES[name])

@@ -10,7 +10,7 @@ def main(snakemake):
     configure(snakemake.log[0])
     inputs, outputs = snakemake.input, snakemake.output
     table = overview_table(read_tsv(inputs.system_level), read_tsv(inputs.segment_level), read_tsvs(inputs.ranks),
-                           snakemake.params.tau_variant, read_tsvs(inputs.bootstrap))
+                           snakemake.params.tau_variant, read_tsv(inputs.bootstrap))
     write_tsv(table, outputs.tsv)
     write_text(outputs.markdown, overview_report(table))
     overview_figure(table, [outputs.png, outputs.pdf])

@@ -1,6 +1,6 @@
 """Rule paper_wmt_baselines: the WMT metrics tasks' baselines against each year's official human score."""
 
-from mtmeta.io import read_tsv, read_tsvs, write_text, write_tsv
+from mtmeta.io import read_tsvs, write_text, write_tsv
 from mtmeta.logsetup import configure
 from mtmeta.paper.wmt_baselines import baselines_markdown, baselines_table, official_comparison
 
@@ -8,7 +8,7 @@ from mtmeta.paper.wmt_baselines import baselines_markdown, baselines_table, offi
 def main(snakemake):
     configure(snakemake.log[0])
     params = snakemake.params
-    system_level = read_tsv(snakemake.input.system_level)
+    system_level = read_tsvs(snakemake.input.system_level)  # its metrics' pieces
     table = baselines_table(system_level, read_tsvs(snakemake.input.bootstrap), params.metrics, params.human_scores)
     comparison = official_comparison(system_level, params.metrics, params.human_scores)
     write_tsv(table, snakemake.output.tsv)

@@ -11,21 +11,21 @@ from mtmeta.paper.figures import system_scatter
 def main(snakemake):
     configure(snakemake.log[0])
     human_score = snakemake.params.human_score
+    # The metric's own correlations (its piece of the study-wide table), by pair and human score.
+    correlations = pd.read_csv(snakemake.input.correlations, sep="\t").set_index(["dataset", "lp", "human_score"])
     panels = []
-    for systems, human_path, corr, summary_path in zip(snakemake.input.systems, snakemake.input.human_scores,
-                                                       snakemake.input.correlations, snakemake.input.summaries,
-                                                       strict=True):
+    for systems, human_path, summary_path in zip(snakemake.input.systems, snakemake.input.human_scores,
+                                                 snakemake.input.summaries, strict=True):
         human = pd.read_csv(human_path, sep="\t")
         table = pd.read_csv(systems, sep="\t").merge(human, on="system")
-        correlations = pd.read_csv(corr, sep="\t")
+        summary = read_json(summary_path)
         # A pair without judgments (official scores only) is plotted against its official score.
         x = primary_human_score(human, human_score)
-        correlation = correlations[correlations["metric"] == snakemake.wildcards.metric].set_index(
-            "human_score").loc[x]
-        official = read_json(summary_path).get("official_scores", {}).get("name")
+        correlation = correlations.loc[(summary["dataset"], summary["lp"], x)]
+        official = summary.get("official_scores", {}).get("name")
         panels.append(
             {
-                "title": f"{correlation['dataset']} {correlation['lp']}",
+                "title": f"{summary['dataset']} {summary['lp']}",
                 "table": table.dropna(subset=[x]),
                 "pearson": correlation["pearson"],
                 "human_score": x,

@@ -18,7 +18,7 @@ def main(snakemake):
     inputs, params, output, appendix = snakemake.input, snakemake.params, snakemake.output, snakemake.params.appendix
     preload_tokens(inputs.tokens)
     out, rankings, baseline = share_sweep(
-        pd.read_parquet(inputs.segments), read_tsv(inputs.human_scores), read_tsv(inputs.original), params.lexicon,
+        pd.read_parquet(inputs.segments), read_tsv(inputs.human_scores), params.lexicon,
         source_file("resources", params.lexicon["source"])[0], params.setting, appendix, params.metric,
         params.tokenize, inputs.corpus)
     write_tsv(out, output.table)

@@ -12,6 +12,12 @@ from mtmeta.metrics.scoring import stat_columns
 from mtmeta.stats.correlation import bootstrap_intervals, correlations, fisher_z_interval, resample_weights
 from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS, score_draws
 
+BOOTSTRAP_COLUMNS = [
+    "dataset", "lp", "metric", "human_score", "n_systems", "pearson", "spearman", "kendall", "draws",
+    "pearson_low", "pearson_high", "pearson_undefined_draws", "spearman_low", "spearman_high",
+    "spearman_undefined_draws", "kendall_low", "kendall_high", "kendall_undefined_draws", "seed", "confidence",
+    "interval_method",
+]  # fmt: skip
 
 def bootstrap_table(summary: dict, comparisons: pd.DataFrame, human: pd.DataFrame,
                     seg_tables: dict[str, pd.DataFrame], metric_objects: dict[str, Metric], draws: int = 1000,
@@ -24,7 +30,7 @@ def bootstrap_table(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
         rows += _bootstrap_rows(summary, comparisons, human, seg_tables, metric_objects, draws, seed, alpha)
     if OFFICIAL in human and human[OFFICIAL].notna().any():
         rows += _fisher_rows(summary, human, seg_tables, metric_objects, alpha)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=BOOTSTRAP_COLUMNS)
 
 
 def _system_statistics(metric_id: str, table: pd.DataFrame, systems: list[str]) -> dict[str, np.ndarray]:

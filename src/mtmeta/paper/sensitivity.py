@@ -34,6 +34,7 @@ from mtmeta.stats.correlation import correlations
 from mtmeta.stats.human import pairwise_counts, system_scores
 
 DEFAULT = "default"
+TEXT_KINDS = ("moses", "lemmas")  # the pre-processings of both sides that text factors re-score on
 COLUMNS = ["dataset", "lp", "metric", "factor", "variant", "pearson", "delta", "n_systems", "note", "signature"]
 
 
@@ -219,15 +220,17 @@ def sensitivity_table(dataset: str, lp: str, segments: pd.DataFrame, comparisons
                       rebuild: Callable[[str, dict, bool], Metric], rescored: list[str],
                       specs: dict[str, tuple[str, dict]], lang: str,
                       intervals: dict[str, tuple[float, float]] | None = None,
-                      progress: Callable[[str], None] = lambda message: None) -> pd.DataFrame:
+                      progress: Callable[[str], None] = lambda message: None,
+                      preprocessed: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
     """The sensitivity rows of every metric (``seg_tables``: the study's segment statistics;
     ``metrics``: the metric objects that wrote them; ``rebuild(metric_id, changes, tokenized)``: the
     metric with parameter changes, for raw or already tokenised text; ``rescored``: the metrics
     whose text factors are all measured (the others: case only); ``specs``: metric id -> (metric
-    name, parameters); ``intervals``: the default's bootstrap interval per metric)."""
+    name, parameters); ``intervals``: the default's bootstrap interval per metric; ``preprocessed``:
+    the segment table already through :func:`preprocess` (``moses``, ``lemmas``), else done here)."""
     humans = human_variants(comparisons)
     default_human = humans.iloc[:, 0]
-    processed: dict[str, pd.DataFrame] = {}
+    processed: dict[str, pd.DataFrame] = dict(preprocessed or {})
     rows = []
     for metric_id, table in seg_tables.items():
         metric = metrics[metric_id]

@@ -213,15 +213,17 @@ def correlate_paraphrased(human: pd.DataFrame, dataset: dict, summaries: list[di
     return table
 
 
-def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFrame, lexicon_spec: dict,
+def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, lexicon_spec: dict,
                 lexicon_path, setting: dict, appendix: dict, metric, tokenize: str, corpus) -> tuple[
                     pd.DataFrame, pd.DataFrame, float]:
     """The appendix: rank the lexicon's one-word pairs each way, keep the best shares, score the
     references paraphrased with each share. ``appendix``: its config entry (target, rankings,
     fractions, seed, window); ``setting``: the Parmesan setting it paraphrases with; ``metric``: a
     :class:`~mtmeta.metrics.spec.MetricSpec` or its entry, scored against each system's new
-    references; ``corpus``: the tokenised text of the distributional ranking. Returns (one row per
-    ranking x share, the rankings, the metric's Pearson with the original references)."""
+    references, and against the original ones for the baseline (here, not read from the study's
+    scores: rescoring the metric need not rerun this sweep, editing its code does); ``corpus``: the
+    tokenised text of the distributional ranking. Returns (one row per ranking x share, the
+    rankings, the metric's Pearson with the original references)."""
     import functools
 
     from mtmeta.data.tokenize import tokenizer
@@ -240,6 +242,7 @@ def share_sweep(segments: pd.DataFrame, human: pd.DataFrame, original: pd.DataFr
     # are computed only for the (segment, reference) pairs no earlier share had (SystemScorer).
     paraphrasing = SharedParaphrasing(segments, lexicon, lemmatizer(lang), functools.cache(tokenizer(tokenize)))
     scorer = SystemScorer(segments, metric)
+    original = scorer(segments["reference"].tolist())
     baseline = float(correlation_rows(human, {"original": original}, "original")["pearson"].iloc[0])
     rows, rankings = [], []
     for ranking in appendix["rankings"]:

@@ -242,6 +242,8 @@ def correlation_rows(metric: np.ndarray, human: np.ndarray) -> dict[str, np.ndar
             continue
         m, h = metric[rows], human[rows]
         if columns is not None:
+            if columns.sum() < 3:  # fewer than three systems known on both sides: undefined (NaN)
+                continue
             m, h = m[:, columns], h[:, columns]
         out["pearson"][rows] = _pearson_rows(m, h)
         out["spearman"][rows] = _pearson_rows(rankdata(m, axis=1), rankdata(h, axis=1))

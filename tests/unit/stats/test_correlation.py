@@ -112,3 +112,14 @@ def test_one_coefficient_names_what_it_knows():
         correlation(np.arange(4.0), np.arange(4.0), "tau")
     with pytest.raises(ValueError, match="NaN"):
         correlation(np.array([1.0, np.nan, 3.0]), np.arange(3.0), "pearson")
+
+
+def test_a_bootstrap_draw_with_fewer_than_three_known_systems_is_undefined_not_an_error():
+    from mtmeta.stats.correlation import correlation_rows
+
+    nan = math.nan
+    metric = np.array([[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0]])
+    human = np.array([[1.0, 3.0, 2.0, 4.0], [nan, nan, nan, nan], [nan, 1.0, 2.0, nan]])
+    rows = correlation_rows(metric, human)
+    assert rows["pearson"][0] == pytest.approx(0.8) and math.isnan(rows["pearson"][1])
+    assert math.isnan(rows["pearson"][2]) and math.isnan(rows["kendall"][2])

@@ -1,0 +1,79 @@
+"""One metric's meta-evaluation on every dataset x language pair it is scored on, and the joins that
+put every metric's pieces into the study-wide tables.
+
+The workflow computes each metric's system-level correlations, segment-level agreement and
+bootstrap intervals in one job of its own (rule ``evaluate_metric``), so that rescoring one metric
+reruns its piece only; the study-wide tables are joins of the pieces, rows in the study's order
+(:func:`join_pieces`). A piece's rows are exactly those of the all-metrics computation: each row
+depends on one metric and one pair only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from mtmeta.metaeval.bootstrap import BOOTSTRAP_COLUMNS, bootstrap_table
+from mtmeta.metaeval.segment_level import SEGMENT_LEVEL_COLUMNS, segment_level_agreement
+from mtmeta.metaeval.system_level import SYSTEM_LEVEL_COLUMNS, system_level_correlations
+from mtmeta.metrics.spec import MetricSpec
+
+TABLES = {"system_level": SYSTEM_LEVEL_COLUMNS, "segment_level": SEGMENT_LEVEL_COLUMNS,
+          "system_bootstrap": BOOTSTRAP_COLUMNS}
+
+
+@dataclass
+class PairInputs:
+    """What one metric's meta-evaluation reads of one dataset x language pair."""
+
+    summary: dict
+    human: pd.DataFrame  # human_scores.tsv
+    comparisons: pd.DataFrame  # pairwise human comparisons (empty for a pair with system scores only)
+    segments: pd.DataFrame  # the metric's segment table (scores and statistics)
+    systems: pd.DataFrame  # the metric's system table
+    system_level: bool  # the pair has human system scores
+    judged: bool  # the pair has pairwise segment judgments
+    tokenized: bool = False
+
+
+def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed: int) -> dict[str, pd.DataFrame]:
+    """The metric's rows of each study-wide table (:data:`TABLES`), over ``pairs`` in order."""
+    frames: dict[str, list[pd.DataFrame]] = {name: [] for name in TABLES}
+    for pair in pairs:
+        lp = pair.summary["lp"]
+        if pair.system_level:
+            frames["system_level"].append(system_level_correlations(pair.summary, pair.human, pair.systems, spec.id,
+                                                                    spec.higher_is_better))
+            metric = spec.build(lp.split("-")[1], pair.tokenized)
+            frames["system_bootstrap"].append(bootstrap_table(pair.summary, pair.comparisons, pair.human,
+                                                              {spec.id: pair.segments}, {spec.id: metric},
+                                                              draws=draws, seed=seed))
+        if pair.judged:
+            frames["segment_level"].append(segment_level_agreement(pair.summary, pair.comparisons, pair.segments,
+                                                                   spec.id, spec.higher_is_better))
+    return {name: _concat(frames[name], columns) for name, columns in TABLES.items()}
+
+
+def _concat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    frames = [frame for frame in frames if not frame.empty]
+    if not frames:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(frames, ignore_index=True)[columns]
+
+
+def join_pieces(pieces: list[pd.DataFrame], order: list[tuple[str, str, str]]) -> pd.DataFrame:
+    """Per-metric tables joined into one, rows sorted by ``order`` ((dataset, lp, metric) keys in the
+    study's order: pairs in config order, each pair's metrics in its order); rows of one key keep
+    their order. A row whose key ``order`` lacks is an error (a stale piece)."""
+    pieces = [piece for piece in pieces if not piece.empty]
+    if not pieces:
+        return pd.DataFrame()
+    table = pd.concat(pieces, ignore_index=True)
+    position = {tuple(key): k for k, key in enumerate(order)}
+    keys = list(zip(table["dataset"], table["lp"], table["metric"], strict=True))
+    unknown = [key for key in dict.fromkeys(keys) if key not in position]
+    if unknown:
+        raise ValueError(f"rows for {unknown[:3]} are not in the study's (dataset, lp, metric) order")
+    table["_order"] = [position[key] for key in keys]
+    return table.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)

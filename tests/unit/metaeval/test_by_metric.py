@@ -1,0 +1,63 @@
+import pandas as pd
+import pytest
+
+from mtmeta.metaeval.by_metric import PairInputs, evaluate_metric, join_pieces
+from mtmeta.metaeval.bootstrap import bootstrap_table
+from mtmeta.metaeval.segment_level import segment_level_agreement
+from mtmeta.metaeval.system_level import system_level_correlations
+from mtmeta.metrics.spec import MetricSpec
+
+
+def test_join_sorts_pieces_into_the_study_order_keeping_rows_of_one_key_together():
+    bleu = pd.DataFrame({"dataset": ["a", "a", "b"], "lp": ["x-y"] * 3, "metric": ["bleu"] * 3,
+                         "human_score": ["gt", "ge", "gt"], "value": [1, 2, 3]})
+    chrf = pd.DataFrame({"dataset": ["b", "a"], "lp": ["x-y"] * 2, "metric": ["chrf"] * 2,
+                         "human_score": ["gt", "gt"], "value": [4, 5]})
+    order = [("a", "x-y", "chrf"), ("a", "x-y", "bleu"), ("b", "x-y", "bleu"), ("b", "x-y", "chrf")]
+    joined = join_pieces([bleu, pd.DataFrame(columns=bleu.columns), chrf], order)
+    assert joined["value"].tolist() == [5, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match=r"rows for \[\('b', 'x-y', 'chrf'\)\] are not in the study's"):
+        join_pieces([chrf], order[:3])
+
+
+def _pair(dataset, systems, human, comparisons, n_segments=4):
+    """A toy pair: each system's segment scores of a user's metric (statistics: score and count)."""
+    from mtmeta.metaeval.external import segment_table, system_table
+    from mtmeta.metrics.external import ExternalScores
+
+    metric = ExternalScores("toy")
+    rows = pd.DataFrame([{"system": s, "seg_id": k + 1, "score": score}
+                         for s, scores in systems.items() for k, score in enumerate(scores[:n_segments])])
+    segments = segment_table(rows, metric)
+    systems = system_table(metric, None, segments)
+    summary = {"dataset": dataset, "lp": "xx-en", "n_segments": n_segments, "n_judged_segments": n_segments,
+               "n_tasks": 1, "n_comparisons": len(comparisons), "description": "toy"}
+    return PairInputs(summary, human, comparisons, segments, systems, system_level=True, judged=True)
+
+
+def test_a_metrics_piece_equals_its_rows_of_the_all_metrics_computation():
+    systems = {"s1": [0.1, 0.5, 0.3, 0.9], "s2": [0.2, 0.1, 0.8, 0.4], "s3": [0.7, 0.6, 0.2, 0.1],
+               "s4": [0.3, 0.3, 0.3, 0.5]}
+    comparisons = pd.DataFrame({"seg_id": [1, 2, 3, 4, 1, 2], "sys_a": ["s1", "s2", "s3", "s4", "s3", "s1"],
+                                "sys_b": ["s2", "s3", "s4", "s1", "s4", "s4"],
+                                "outcome": ["a", "b", "tie", "a", "a", "b"], "task": ["t"] * 6})
+    from mtmeta.stats.human import system_scores
+
+    human = system_scores(comparisons)
+    pair = _pair("toy", systems, human, comparisons)
+    spec = MetricSpec("toy", "external", {"higher_is_better": True})
+    tables = evaluate_metric(spec, [pair], draws=50, seed=7)
+    expected = system_level_correlations(pair.summary, human, pair.systems, "toy", True)
+    pd.testing.assert_frame_equal(tables["system_level"], expected)
+    expected = segment_level_agreement(pair.summary, comparisons, pair.segments, "toy", True)
+    pd.testing.assert_frame_equal(tables["segment_level"], expected)
+    expected = bootstrap_table(pair.summary, comparisons, human, {"toy": pair.segments},
+                               {"toy": spec.build("en")}, draws=50, seed=7)
+    pd.testing.assert_frame_equal(tables["system_bootstrap"], expected)
+    assert len(tables["system_bootstrap"]) == 3 and (tables["system_bootstrap"]["draws"] == 50).all()
+    # A pair with only segment judgments (the evaluator set) has no system-level rows; the tables keep
+    # their columns.
+    pair.system_level = False
+    tables = evaluate_metric(spec, [pair], draws=50, seed=7)
+    assert tables["system_level"].empty and list(tables["system_level"].columns)[:3] == ["dataset", "lp", "metric"]
+    assert len(tables["segment_level"]) == 1

@@ -1,0 +1,26 @@
+"""Rule evaluate_metric: one metric's system-level correlations, segment-level agreement and bootstrap
+intervals on every dataset x lp it is scored on (the study-wide tables join these pieces)."""
+
+import pandas as pd
+
+from mtmeta.io import read_json, read_tsv, write_tsv
+from mtmeta.logsetup import configure
+from mtmeta.metaeval.by_metric import PairInputs, evaluate_metric
+from mtmeta.metrics.spec import MetricSpec
+
+
+def main(snakemake):
+    configure(snakemake.log[0])
+    inputs, params = snakemake.input, snakemake.params
+    pairs = []
+    for number, pair in enumerate(params.pairs):
+        pairs.append(PairInputs(read_json(inputs.summaries[number]), read_tsv(inputs.human_scores[number]),
+                                pd.read_parquet(inputs.comparisons[number]), pd.read_parquet(inputs.segments[number]),
+                                read_tsv(inputs.systems[number]), pair["system_level"], pair["judged"],
+                                pair["tokenized"]))
+    tables = evaluate_metric(MetricSpec.of(params.metric), pairs, params.bootstrap["draws"], params.bootstrap["seed"])
+    for name, table in tables.items():
+        write_tsv(table, snakemake.output[name])
+
+
+main(snakemake)  # noqa: F821
