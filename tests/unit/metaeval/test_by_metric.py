@@ -1,8 +1,8 @@
 import pandas as pd
 import pytest
 
-from mtmeta.metaeval.by_metric import PairInputs, evaluate_metric, join_pieces
 from mtmeta.metaeval.bootstrap import bootstrap_table
+from mtmeta.metaeval.by_metric import PairInputs, evaluate_metric, join_pieces
 from mtmeta.metaeval.segment_level import segment_level_agreement
 from mtmeta.metaeval.system_level import system_level_correlations
 from mtmeta.metrics.spec import MetricSpec
