@@ -24,6 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from mtmeta.stats.grouped import grouped_correlation
+
 DEFAULT_PERMUTATIONS = 1000
 DEFAULT_SEED = 4
 
@@ -127,3 +129,25 @@ def soft_pairwise_accuracy(gold_segments, metric_segments, permutations: int = D
     p_metric = pairwise_p_values(metric[:, keep], permutations, seed)
     upper = np.triu_indices(len(gold), k=1)
     return float(1.0 - np.mean(np.abs(p_gold - p_metric)[upper]))
+
+
+SYSTEM_STATISTICS = ("pearson", "spearman", "kendall", "accuracy")
+
+
+def system_level(gold, metric, statistic: str, *, is_human, include_human: bool) -> tuple[float, int]:
+    """A system-level statistic over the MT systems only, or with the human translations too
+    (``include_human``; ``is_human`` flags each system). Pearson, Spearman and Kendall are MTME's
+    ``average_by='none'`` correlations (missing gold dropped); ``accuracy`` is pairwise accuracy.
+    Returns (value, systems used)."""
+    if statistic not in SYSTEM_STATISTICS:
+        raise ValueError(f"unknown system-level statistic {statistic!r}; expected one of: "
+                         f"{', '.join(SYSTEM_STATISTICS)}")
+    gold, metric = _system_vectors(gold, metric)
+    if len(np.asarray(is_human)) != len(gold):
+        raise ValueError(f"is_human has {len(np.asarray(is_human))} flags for {len(gold)} systems")
+    rows = system_rows(is_human, include_human=include_human)
+    gold, metric = gold[rows], metric[rows]
+    used = int(np.sum(~np.isnan(gold)))
+    if statistic == "accuracy":
+        return pairwise_accuracy(gold, metric), used
+    return grouped_correlation(gold, metric, statistic, average_by="none").value, used

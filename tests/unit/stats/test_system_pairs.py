@@ -56,3 +56,16 @@ def test_permutation_signs_are_mtmes_draw():
     signs = sp.permutation_signs(5, 10, seed=4)
     uniform = np.random.default_rng(4).random(size=(10, 5), dtype=np.float32)
     assert signs.dtype == np.float32 and np.array_equal(signs, np.where(uniform > 0.5, 1, -1))
+
+
+def test_system_level_with_and_without_human_translations():
+    # Two MT systems ordered right, one human translation scored low by the metric (as references
+    # often are by reference-based metrics): accuracy 3/3 without it, 1/3 with it.
+    gold = [1.0, 2.0, 5.0]
+    metric = [10.0, 20.0, 5.0]
+    human = [False, False, True]
+    assert sp.system_level(gold, metric, "accuracy", is_human=human, include_human=False) == (1.0, 2)
+    assert sp.system_level(gold, metric, "accuracy", is_human=human, include_human=True) == (1 / 3, 3)
+    assert sp.system_level(gold, metric, "kendall", is_human=human, include_human=True) == (pytest.approx(-1 / 3), 3)
+    with pytest.raises(ValueError, match="3 systems"):
+        sp.system_level(gold, metric, "pearson", is_human=[True], include_human=True)
