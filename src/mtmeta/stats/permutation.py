@@ -50,7 +50,12 @@ from mtmeta.stats.grouped import (
     pearson_rows,
 )
 from mtmeta.stats.kendall_counts import grouped_counts
-from mtmeta.stats.system_pairs import pairwise_accuracy, pairwise_p_values, soft_pairwise_accuracy
+from mtmeta.stats.system_pairs import (
+    pairwise_accuracy,
+    pairwise_p_values,
+    pooled_pairwise_accuracy,
+    soft_pairwise_accuracy,
+)
 from mtmeta.stats.tie_calibration import calibrate, enumerate_pairs
 
 DEFAULT_SEED = 12345
@@ -238,18 +243,20 @@ def _pearson_by_moments(groups: Groups, a: np.ndarray, b: np.ndarray, masks: np.
 
 def perm_both(gold, metric_a, metric_b, statistic: str, *, average_by: str = "none", k: int = 1000,
               stopping: EarlyStopping = EarlyStopping(), seed: int = DEFAULT_SEED, nan_as_zero: bool = False,
-              epsilon: float = 0.0) -> PermutationResult:
+              epsilon: float = 0.0, set_sizes=None) -> PermutationResult:
     """PERM-BOTH: is ``metric_a`` better than ``metric_b`` at ``statistic`` (systems x items inputs,
     NaN gold = missing)? ``statistic`` is one of :data:`PERM_STATISTICS` (``accuracy``: pairwise
     accuracy pooled over the groups; ``spa``: soft pairwise accuracy of systems x segments scores,
-    ``average_by`` none)."""
-    return _PermBoth(gold, statistic, average_by, nan_as_zero, epsilon).test(metric_a, metric_b, k, stopping, seed)
+    ``average_by`` none). With ``set_sizes``, the inputs are system scores of several eval sets laid
+    end to end and ``accuracy`` is pooled over them (MTME's global accuracy; z-scores over all sets)."""
+    tester = _PermBoth(gold, statistic, average_by, nan_as_zero, epsilon, set_sizes)
+    return tester.test(metric_a, metric_b, k, stopping, seed)
 
 
 class _PermBoth:
     """PERM-BOTH set up once for one gold matrix, statistic and grouping (a ranking reuses it)."""
 
-    def __init__(self, gold, statistic: str, average_by: str, nan_as_zero: bool, epsilon: float):
+    def __init__(self, gold, statistic: str, average_by: str, nan_as_zero: bool, epsilon: float, set_sizes=None):
         if statistic not in PERM_STATISTICS:
             raise ValueError(f"unknown statistic {statistic!r}; expected one of: {', '.join(PERM_STATISTICS)}")
         if statistic == "spa" and average_by != "none":
@@ -257,6 +264,15 @@ class _PermBoth:
         self.gold = np.asarray(gold, dtype=float)
         self.statistic, self.average_by, self.nan_as_zero, self.epsilon = statistic, average_by, nan_as_zero, epsilon
         self.masks: dict[tuple[int, int], np.ndarray] = {}
+        self.set_sizes = None if set_sizes is None else np.asarray(set_sizes, dtype=np.int64)
+        if self.set_sizes is not None and (statistic != "accuracy" or self.set_sizes.sum() != self.gold.size):
+            raise ValueError("set_sizes lay out system scores of several sets for pooled accuracy; "
+                             f"they must add up to the {self.gold.size} gold scores")
+
+    def _layout(self, metric) -> Groups:
+        if self.set_sizes is None:
+            return layout(self.gold, metric, self.average_by)
+        return set_layout(self.gold, metric, self.set_sizes)
 
     def _masks(self, k: int, seed: int, cells: int) -> np.ndarray:
         if (k, seed) not in self.masks:
@@ -265,8 +281,7 @@ class _PermBoth:
         return self.masks[(k, seed)]
 
     def test(self, metric_a, metric_b, k: int, stopping: EarlyStopping, seed: int) -> PermutationResult:
-        groups_a = layout(self.gold, metric_a, self.average_by)
-        groups_b = layout(self.gold, metric_b, self.average_by)
+        groups_a, groups_b = self._layout(metric_a), self._layout(metric_b)
         za, zb = _zscore(groups_a.metric), _zscore(groups_b.metric)
         groups = Groups(groups_a.gold, za, groups_a.starts)
         masks = self._masks(k, seed, len(za))
@@ -384,13 +399,29 @@ class MetricRanking:
     method: str
 
 
+def set_layout(gold, metric, set_sizes) -> Groups:
+    """System scores of several eval sets laid end to end, one group per set, missing gold dropped."""
+    gold, metric = np.asarray(gold, dtype=float).ravel(), np.asarray(metric, dtype=float).ravel()
+    if gold.shape != metric.shape or np.isnan(metric).any():
+        raise ValueError("need one gold and one (known) metric score per system of every set")
+    keep = ~np.isnan(gold)
+    bounds = np.concatenate([[0], np.cumsum(set_sizes)])
+    starts = np.array([keep[:b].sum() for b in bounds])
+    return Groups(gold[keep], metric[keep], starts)
+
+
 def metric_value(gold, metric, statistic: str, *, average_by: str = "none", nan_as_zero: bool = False,
-                 epsilon: float = 0.0, sample_rate: float = 1.0, calibration_seed: int | None = None) -> float:
+                 epsilon: float = 0.0, sample_rate: float = 1.0, calibration_seed: int | None = None,
+                 set_sizes=None) -> float:
     """The statistic a ranking sorts by: a grouped correlation, pairwise accuracy, soft pairwise
     accuracy, or (``acc_eq_calibrated`` / ``tau_eq_calibrated``) a tie-calibrated value."""
     if statistic == "accuracy":
         gold, metric = np.asarray(gold, dtype=float).ravel(), np.asarray(metric, dtype=float).ravel()
-        return pairwise_accuracy(gold, metric)
+        if set_sizes is None:
+            return pairwise_accuracy(gold, metric)
+        bounds = np.concatenate([[0], np.cumsum(set_sizes)])
+        sets = [(gold[a:b], metric[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        return pooled_pairwise_accuracy(sets)[0]
     if statistic == "spa":
         return soft_pairwise_accuracy(gold, metric)
     if statistic in ("acc_eq_calibrated", "tau_eq_calibrated"):
@@ -403,13 +434,15 @@ def metric_value(gold, metric, statistic: str, *, average_by: str = "none", nan_
 def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, average_by: str = "none",
                  k: int = 1000, stopping: EarlyStopping = EarlyStopping(), seed: int = DEFAULT_SEED,
                  threshold: float = 0.05, nan_as_zero: bool = False, epsilon: float = 0.0,
-                 sample_rate: float = 1.0, calibration_seed: int | None = None) -> MetricRanking:
+                 sample_rate: float = 1.0, calibration_seed: int | None = None, set_sizes=None) -> MetricRanking:
     """MTME's ``CompareMetrics``: every metric's statistic, the significance matrix and the clusters.
     Tie-calibrated statistics (``acc_eq_calibrated``, ``tau_eq_calibrated``) use the pairwise
-    permutation test with each metric's own epsilon; every other statistic uses PERM-BOTH."""
+    permutation test with each metric's own epsilon; every other statistic uses PERM-BOTH. ``set_sizes``:
+    pooled (global) pairwise accuracy over eval sets laid end to end, as for :func:`perm_both`."""
     names = list(metrics)
     values = {name: metric_value(gold, metrics[name], statistic, average_by=average_by, nan_as_zero=nan_as_zero,
-                                 epsilon=epsilon, sample_rate=sample_rate, calibration_seed=calibration_seed)
+                                 epsilon=epsilon, sample_rate=sample_rate, calibration_seed=calibration_seed,
+                                 set_sizes=set_sizes)
               for name in names}
     order = sorted(names, key=lambda name: (-values[name] if not math.isnan(values[name]) else math.inf, name))
     n = len(order)
@@ -421,7 +454,7 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
                                                     calibration_seed), variant).epsilon for name in order}
         method = f"pairwise-permutation|{variant}|{average_by}|k:{k}|block:{stopping.block_size}|seed:{seed}"
     else:
-        tester = _PermBoth(gold, statistic, average_by, nan_as_zero, epsilon)
+        tester = _PermBoth(gold, statistic, average_by, nan_as_zero, epsilon, set_sizes)
         method = f"perm-both|{statistic}|{average_by}|k:{k}|block:{stopping.block_size}|seed:{seed}"
     if k:
         for i in range(n):

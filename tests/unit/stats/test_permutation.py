@@ -156,3 +156,16 @@ def test_rank_metrics_orders_and_clusters():
     assert calibrated.names[-1] == "bad" and calibrated.ranks[-1] == 2
     unranked = pm.rank_metrics(GOLD, metrics, "pearson", k=0)
     assert unranked.ranks == [1, 2, 3] and not unranked.p_values.any()
+
+
+def test_pooled_accuracy_over_sets():
+    # set 1: three systems, metric a right on all 3 pairs, b on 1; set 2: two systems, both right.
+    gold = np.array([1.0, 2.0, 3.0, 1.0, 2.0])
+    a = np.array([1.0, 2.0, 3.0, 0.0, 5.0])
+    b = np.array([3.0, 1.0, 2.0, 0.0, 5.0])
+    assert pm.metric_value(gold, a, "accuracy", set_sizes=[3, 2]) == 4 / 4
+    assert pm.metric_value(gold, b, "accuracy", set_sizes=[3, 2]) == 2 / 4
+    result = pm.perm_both(gold, a, b, "accuracy", set_sizes=[3, 2], k=500)
+    assert result.delta == 0.5 and 0 < result.p_value < 0.5
+    with pytest.raises(ValueError, match="add up"):
+        pm.perm_both(gold, a, b, "accuracy", set_sizes=[3, 3])
