@@ -126,11 +126,14 @@ def _by_size(groups: Groups, rows_function) -> np.ndarray:
 
 
 def _spearman_rows(gold: np.ndarray, metric: np.ndarray) -> np.ndarray:
-    # np.corrcoef (what scipy's spearmanr calls) goes through BLAS, so each row is its own call.
-    out = np.empty(len(gold))
-    for k, (g, m) in enumerate(zip(gold, metric, strict=True)):
-        constant = np.ptp(g) == 0 or np.ptp(m) == 0
-        out[k] = math.nan if constant else correlation.spearman(g, m)[0]
+    """Spearman rho of each row pair as ``mtmeta.stats.correlation.spearman`` (scipy's arithmetic):
+    the ranks are computed for all rows at once, but np.corrcoef (what scipy's spearmanr calls) goes
+    through BLAS, so each row is its own call."""
+    gold_ranks, metric_ranks = correlation.rankdata(gold, axis=-1), correlation.rankdata(metric, axis=-1)
+    constant = (np.ptp(gold, axis=-1) == 0) | (np.ptp(metric, axis=-1) == 0)
+    out = np.full(len(gold), math.nan)
+    for k in np.flatnonzero(~constant):
+        out[k] = np.corrcoef(np.column_stack((gold_ranks[k], metric_ranks[k])), rowvar=False)[1, 0]
     return out
 
 

@@ -56,7 +56,7 @@ from mtmeta.stats.system_pairs import (
     pooled_pairwise_accuracy,
     soft_pairwise_accuracy,
 )
-from mtmeta.stats.tie_calibration import calibrate, enumerate_pairs
+from mtmeta.stats.tie_calibration import Pairs, calibrate, enumerate_pairs, value_at
 
 DEFAULT_SEED = 12345
 PERM_STATISTICS = ("pearson", "spearman", "kendall", *KENDALL_VARIANTS, "accuracy", "spa")
@@ -197,31 +197,36 @@ def _chunks(n: int, cells_per_row: int):
 
 # --- PERM-BOTH ----------------------------------------------------------------------------------
 
-def _pearson_by_moments(groups: Groups, a: np.ndarray, b: np.ndarray, masks: np.ndarray, nan_as_zero: bool):
-    """Pearson statistics of (observed, draws) for a and b from sums: each draw's mixture is
-    b + mask (a - b), so every group sum is the other metric's sum plus a masked sum (a matrix
-    product), and no mixture is materialised."""
-    starts, gold = groups.starts, groups.gold
-    ones = np.ones((1, masks.shape[1]), dtype=masks.dtype)
-    all_masks = np.vstack([ones, masks])  # row 0: no swap (the observed statistics)
+class _PearsonMoments:
+    """Pearson of permuted mixtures from sums: a draw's mixture of a and b is b + mask (a - b), so
+    each group's sums (of x, x^2, x * gold) are b's sums plus a's masked sums minus b's masked sums;
+    the masked sums of one metric are matrix products with the masks, computed once per metric and
+    reused for every pair it is in. Row 0 of the masks is all ones: the observed statistic."""
 
-    def group_sums(w, v):
-        if len(starts) == 2:
-            return (w @ v)[:, None]
-        return np.add.reduceat(w * v, starts[:-1], axis=1)
+    def __init__(self, gold: np.ndarray, starts: np.ndarray, masks: np.ndarray, nan_as_zero: bool):
+        self.starts, self.gold, self.nan_as_zero = starts, gold, nan_as_zero
+        self.masks = np.vstack([np.ones((1, masks.shape[1])), masks.astype(float)])
+        self.sizes = np.diff(starts).astype(float)
+        self.gold_sum = self._totals(gold)
+        self.gold_square = self._totals(gold * gold)
 
-    sizes = groups.sizes.astype(float)
-    gold_sum = np.add.reduceat(gold, starts[:-1]) if len(gold) else np.zeros(0)
-    gold_square = np.add.reduceat(gold * gold, starts[:-1]) if len(gold) else np.zeros(0)
-    moments = {}
-    for name, v in (("a", a), ("b", b)):
-        moments[name] = [group_sums(all_masks, v), group_sums(all_masks, v * v), group_sums(all_masks, v * gold)]
-    totals = {name: (np.add.reduceat(v, starts[:-1]), np.add.reduceat(v * v, starts[:-1]),
-                     np.add.reduceat(v * gold, starts[:-1])) for name, v in (("a", a), ("b", b))}
+    def _totals(self, v: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(v, self.starts[:-1]) if len(v) else np.zeros(0)
 
-    def statistic(first, second):
-        # mixture = second + mask (first - second): sums = second's totals + masked(first) - masked(second)
-        s1, s2, sg = (totals[second][k] + moments[first][k] - moments[second][k] for k in range(3))
+    def _masked(self, v: np.ndarray) -> np.ndarray:
+        if len(self.starts) == 2:
+            return (self.masks @ v)[:, None]
+        return np.add.reduceat(self.masks * v, self.starts[:-1], axis=1)
+
+    def moments(self, z: np.ndarray):
+        """(masked sums, totals) of z, z^2 and z * gold."""
+        columns = (z, z * z, z * self.gold)
+        return [self._masked(v) for v in columns], [self._totals(v) for v in columns]
+
+    def _statistic(self, first, second) -> np.ndarray:
+        (masked_first, _), (masked_second, totals_second) = first, second
+        s1, s2, sg = (totals_second[k] + masked_first[k] - masked_second[k] for k in range(3))
+        sizes, gold_sum, gold_square = self.sizes, self.gold_sum, self.gold_square
         with np.errstate(invalid="ignore", divide="ignore"):
             x_var = sizes * s2 - s1 * s1
             g_var = sizes * gold_square - gold_sum * gold_sum
@@ -229,7 +234,7 @@ def _pearson_by_moments(groups: Groups, a: np.ndarray, b: np.ndarray, masks: np.
         r = np.clip(r, -1.0, 1.0)
         undefined = (x_var <= 1e-12 * sizes * s2) | (g_var <= 1e-12 * sizes * gold_square) | (sizes < 2)
         r = np.where(undefined, math.nan, np.where(sizes == 2, np.round(r), r))
-        if nan_as_zero:
+        if self.nan_as_zero:
             r = np.nan_to_num(r, nan=0.0)
         defined = ~np.isnan(r)
         counts = defined.sum(axis=1)
@@ -237,8 +242,9 @@ def _pearson_by_moments(groups: Groups, a: np.ndarray, b: np.ndarray, masks: np.
             means = np.where(defined, r, 0.0).sum(axis=1) / counts
         return np.where(counts > 0, means, 0.0)
 
-    values_a, values_b = statistic("a", "b"), statistic("b", "a")
-    return values_a - values_b
+    def differences(self, moments_a, moments_b) -> np.ndarray:
+        """stat(a') - stat(b') for the observed scores (row 0) and every draw."""
+        return self._statistic(moments_a, moments_b) - self._statistic(moments_b, moments_a)
 
 
 def perm_both(gold, metric_a, metric_b, statistic: str, *, average_by: str = "none", k: int = 1000,
@@ -264,6 +270,7 @@ class _PermBoth:
         self.gold = np.asarray(gold, dtype=float)
         self.statistic, self.average_by, self.nan_as_zero, self.epsilon = statistic, average_by, nan_as_zero, epsilon
         self.masks: dict[tuple[int, int], np.ndarray] = {}
+        self.moment_setup = None
         self.set_sizes = None if set_sizes is None else np.asarray(set_sizes, dtype=np.int64)
         if self.set_sizes is not None and (statistic != "accuracy" or self.set_sizes.sum() != self.gold.size):
             raise ValueError("set_sizes lay out system scores of several sets for pooled accuracy; "
@@ -280,14 +287,31 @@ class _PermBoth:
             self.masks = {(k, seed): (rng.random((k, cells)) < 0.5)}
         return self.masks[(k, seed)]
 
-    def test(self, metric_a, metric_b, k: int, stopping: EarlyStopping, seed: int) -> PermutationResult:
+    def _moments(self, key, z: np.ndarray, groups: Groups, k: int, seed: int):
+        """A metric's Pearson moments under the draws, kept per metric while k and seed stay."""
+        if self.moment_setup is None or self.moment_setup[0] != (k, seed):
+            masks = self._masks(k, seed, len(z))
+            self.moment_setup = ((k, seed), _PearsonMoments(groups.gold, groups.starts, masks, self.nan_as_zero), {})
+        _, calculator, cache = self.moment_setup
+        if key is None:
+            return calculator, calculator.moments(z)
+        if key not in cache:
+            cache[key] = calculator.moments(z)
+        return calculator, cache[key]
+
+    def test(self, metric_a, metric_b, k: int, stopping: EarlyStopping, seed: int,
+             keys=(None, None)) -> PermutationResult:
+        """The test of a > b; ``keys`` name the metrics, so that a ranking computes each metric's
+        per-draw sums once (Pearson)."""
         groups_a, groups_b = self._layout(metric_a), self._layout(metric_b)
         za, zb = _zscore(groups_a.metric), _zscore(groups_b.metric)
         groups = Groups(groups_a.gold, za, groups_a.starts)
         masks = self._masks(k, seed, len(za))
         method = f"perm-both|{self.statistic}|{self.average_by}|k:{k}|block:{stopping.block_size}|seed:{seed}"
         if self.statistic == "pearson":
-            differences = _pearson_by_moments(groups, za, zb, masks.astype(float), self.nan_as_zero)
+            calculator, moments_a = self._moments(keys[0], za, groups, k, seed)
+            _, moments_b = self._moments(keys[1], zb, groups, k, seed)
+            differences = calculator.differences(moments_a, moments_b)
             delta, null = float(differences[0]), differences[1:]
         else:
             n_systems = self.gold.shape[0] if self.gold.ndim == 2 else len(self.gold)
@@ -318,6 +342,32 @@ class _PermBoth:
 
 # --- pairwise permutation for tie-calibrated Kendall ---------------------------------------------
 
+@dataclass(frozen=True)
+class Verdicts:
+    """One metric's verdicts on every pair of items (1: agrees with gold) at its epsilon."""
+
+    pairs: Pairs
+    epsilon: float
+    agree: np.ndarray
+    value: float  # the tie-calibrated statistic (on the sampled pairs when sample_rate < 1)
+
+
+def verdicts(gold, metric, *, variant: str = "acc_eq", average_by: str = "item", epsilon: float | None = None,
+             sample_rate: float = 1.0, calibration_seed: int | None = None) -> Verdicts:
+    """The pairs and verdicts the pairwise test swaps; epsilon calibrated on the raw scores unless given."""
+    groups = layout(gold, metric, average_by)
+    pairs = enumerate_pairs(groups)
+    sampled = pairs if sample_rate == 1 else enumerate_pairs(groups, sample_rate, calibration_seed)
+    if epsilon is None:
+        calibration = calibrate(sampled, variant)
+        epsilon, value = calibration.epsilon, calibration.value
+    else:
+        value = value_at(sampled, epsilon, variant)
+    if epsilon < 0:
+        raise ValueError(f"epsilon must be non-negative, got {epsilon}")
+    return Verdicts(pairs, float(epsilon), _agreement(pairs, epsilon), value)
+
+
 def pairwise_perm_test(gold, metric_a, metric_b, *, variant: str = "acc_eq", average_by: str = "item",
                        epsilon_a: float | None = None, epsilon_b: float | None = None, sample_rate: float = 1.0,
                        calibration_seed: int | None = None, k: int = 1000, stopping: EarlyStopping = EarlyStopping(),
@@ -326,37 +376,41 @@ def pairwise_perm_test(gold, metric_a, metric_b, *, variant: str = "acc_eq", ave
     given are calibrated (:mod:`mtmeta.stats.tie_calibration`) on each metric's raw scores."""
     if variant not in ("acc_eq", "tau_eq"):
         raise ValueError(f"the pairwise permutation test supports acc_eq and tau_eq, not {variant!r}")
-    pair_sets = []
-    for metric, epsilon in ((metric_a, epsilon_a), (metric_b, epsilon_b)):
-        if epsilon is None:
-            sampled = enumerate_pairs(layout(gold, metric, average_by), sample_rate, calibration_seed)
-            epsilon = calibrate(sampled, variant).epsilon
-        if epsilon < 0:
-            raise ValueError(f"epsilon must be non-negative, got {epsilon}")
-        pair_sets.append((enumerate_pairs(layout(gold, metric, average_by)), epsilon))
-    (pairs_a, eps_a), (pairs_b, eps_b) = pair_sets
-    agree_a, agree_b = _agreement(pairs_a, eps_a), _agreement(pairs_b, eps_b)
-    counts = pairs_a.count[pairs_a.group]  # pairs of each pair's group
-    n_groups = int((pairs_a.count > 0).sum())
-    difference = agree_a.astype(np.int64) - agree_b  # -1, 0 or 1 per pair (tau_eq doubles it)
-    classes = np.unique(counts[difference != 0])
-    favour_a = np.array([int(np.sum((difference > 0) & (counts == c))) for c in classes], dtype=np.int64)
-    moving = np.array([int(np.sum((difference != 0) & (counts == c))) for c in classes], dtype=np.int64)
-    denominator = math.lcm(*(int(c) for c in classes)) if len(classes) else 1
-    weights = np.array([denominator // int(c) for c in classes], dtype=np.int64)
+    options = {"variant": variant, "average_by": average_by, "sample_rate": sample_rate,
+               "calibration_seed": calibration_seed}
+    a = verdicts(gold, metric_a, epsilon=epsilon_a, **options)
+    b = verdicts(gold, metric_b, epsilon=epsilon_b, **options)
+    return pairwise_test(a, b, variant=variant, k=k, stopping=stopping, seed=seed, average_by=average_by)
+
+
+def pairwise_test(a: Verdicts, b: Verdicts, *, variant: str, k: int, stopping: EarlyStopping, seed: int,
+                  average_by: str = "") -> PermutationResult:
+    """The pairwise permutation test from two metrics' verdicts on the same pairs."""
+    counts = a.pairs.count[a.pairs.group]  # pairs of each pair's group
+    n_groups = int((a.pairs.count > 0).sum())
+    difference = a.agree.astype(np.int64) - b.agree  # -1, 0 or 1 per pair (tau_eq doubles it)
+    moving_counts = counts[difference != 0]
+    classes, moving = np.unique(moving_counts, return_counts=True)
+    favour_a = np.array([int(np.sum(counts[difference > 0] == c)) for c in classes], dtype=np.int64)
+    denominator = 1
+    for c in classes:
+        denominator = math.lcm(denominator, int(c))
+    if denominator * (len(difference) + 1) < 2**62:  # exact integers over the common denominator
+        weights = np.array([denominator // int(c) for c in classes], dtype=np.int64)
+    else:
+        weights = 1.0 / classes
     rng = np.random.default_rng(seed)
     swaps = np.zeros((k, len(classes)), dtype=np.int64)  # per class, the swaps that favour a
     for c, m in enumerate(moving):
         swaps[:, c] = rng.binomial(m, 0.5, size=k)
-    null = (2 * swaps - moving) @ weights  # exact integers over the common denominator
-    observed = int((2 * favour_a - moving) @ weights)
+    null = (2 * swaps - moving) @ weights
+    observed = (2 * favour_a - moving) @ weights
     large = null >= observed
     n = draws_used(large, stopping, only_after_large=True)
-    value_a = _mean_value(pairs_a, agree_a, variant)
-    value_b = _mean_value(pairs_b, agree_b, variant)
-    method = (f"pairwise-permutation|{variant}|{average_by}|eps_a:{eps_a:.6g}|eps_b:{eps_b:.6g}|k:{k}|"
+    delta = _mean_value(a.pairs, a.agree, variant) - _mean_value(b.pairs, b.agree, variant)
+    method = (f"pairwise-permutation|{variant}|{average_by}|eps_a:{a.epsilon:.6g}|eps_b:{b.epsilon:.6g}|k:{k}|"
               f"block:{stopping.block_size}|seed:{seed}|groups:{n_groups}")
-    return PermutationResult(float(large[:n].mean()) if n else math.nan, value_a - value_b, n, method)
+    return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method)
 
 
 def _agreement(pairs, epsilon: float) -> np.ndarray:
@@ -440,18 +494,20 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
     permutation test with each metric's own epsilon; every other statistic uses PERM-BOTH. ``set_sizes``:
     pooled (global) pairwise accuracy over eval sets laid end to end, as for :func:`perm_both`."""
     names = list(metrics)
-    values = {name: metric_value(gold, metrics[name], statistic, average_by=average_by, nan_as_zero=nan_as_zero,
-                                 epsilon=epsilon, sample_rate=sample_rate, calibration_seed=calibration_seed,
-                                 set_sizes=set_sizes)
-              for name in names}
-    order = sorted(names, key=lambda name: (-values[name] if not math.isnan(values[name]) else math.inf, name))
-    n = len(order)
-    p_values, draws = np.zeros((n, n)), np.zeros((n, n), dtype=np.int64)
     calibrated = statistic.endswith("_calibrated")
     if calibrated:
         variant = statistic.removesuffix("_calibrated")
-        epsilons = {name: calibrate(enumerate_pairs(layout(gold, metrics[name], average_by), sample_rate,
-                                                    calibration_seed), variant).epsilon for name in order}
+        verdict = {name: verdicts(gold, metrics[name], variant=variant, average_by=average_by, sample_rate=sample_rate,
+                                  calibration_seed=calibration_seed) for name in names}
+        values = {name: verdict[name].value for name in names}
+    else:
+        values = {name: metric_value(gold, metrics[name], statistic, average_by=average_by,
+                                     nan_as_zero=nan_as_zero, epsilon=epsilon, set_sizes=set_sizes)
+                  for name in names}
+    order = sorted(names, key=lambda name: (-values[name] if not math.isnan(values[name]) else math.inf, name))
+    n = len(order)
+    p_values, draws = np.zeros((n, n)), np.zeros((n, n), dtype=np.int64)
+    if calibrated:
         method = f"pairwise-permutation|{variant}|{average_by}|k:{k}|block:{stopping.block_size}|seed:{seed}"
     else:
         tester = _PermBoth(gold, statistic, average_by, nan_as_zero, epsilon, set_sizes)
@@ -459,13 +515,12 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
     if k:
         for i in range(n):
             for j in range(i + 1, n):
-                a, b = metrics[order[i]], metrics[order[j]]
                 if calibrated:
-                    result = pairwise_perm_test(gold, a, b, variant=variant, average_by=average_by,
-                                                epsilon_a=epsilons[order[i]], epsilon_b=epsilons[order[j]],
-                                                k=k, stopping=stopping, seed=seed)
+                    result = pairwise_test(verdict[order[i]], verdict[order[j]], variant=variant, k=k,
+                                           stopping=stopping, seed=seed, average_by=average_by)
                 else:
-                    result = tester.test(a, b, k, stopping, seed)
+                    result = tester.test(metrics[order[i]], metrics[order[j]], k, stopping, seed,
+                                         keys=(order[i], order[j]))
                 p_values[i, j], draws[i, j] = result.p_value, result.draws
     return MetricRanking(order, [values[name] for name in order], p_values, assign_ranks(p_values, threshold),
                          draws, f"{method}|threshold:{threshold}")

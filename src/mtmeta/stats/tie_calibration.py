@@ -34,6 +34,7 @@ from mtmeta.stats.grouped import Groups, layout
 
 VARIANTS = ("acc_eq", "tau_eq")  # MTME's 'acc23' and '23'
 CHUNK_PAIRS = 1 << 22  # pairs enumerated at once (memory bound for a large ungrouped set)
+CLASS_SORT_MIN_PAIRS = 1_000_000  # above it, candidates are scored by sorting each class of pairs
 
 
 @dataclass(frozen=True)
@@ -61,11 +62,24 @@ class TieCalibration:
     values: np.ndarray  # the statistic at each candidate
 
 
-def _pair_chunks(sizes: np.ndarray, starts: np.ndarray):
+def _pair_chunks(sizes: np.ndarray, starts: np.ndarray, in_order: bool = True):
     """The pairs of every group in MTME's order, in chunks of at most CHUNK_PAIRS pairs (consecutive
     groups of one size together; a large group in runs of rows). Each chunk is (number of pairs,
     decode), where decode(positions) gives the (first cell, second cell, group) of pairs at those
-    positions of the chunk, so a sample never builds the pairs it leaves out."""
+    positions of the chunk, so a sample never builds the pairs it leaves out. Without ``in_order``
+    (no sample: the order of the pairs changes nothing), all small groups of one size go together."""
+    if not in_order:
+        small = sizes * (sizes - 1) // 2 <= CHUNK_PAIRS
+        for size in np.unique(sizes[small & (sizes >= 2)]):
+            which = np.flatnonzero(sizes == size)
+            per_group = int(size * (size - 1) // 2)
+            for first in range(0, len(which), max(1, CHUNK_PAIRS // per_group)):
+                part = which[first:first + max(1, CHUNK_PAIRS // per_group)]
+                yield len(part) * per_group, _decode_groups(starts, part, int(size), per_group)
+        large = np.flatnonzero(~small)
+        for k in large:
+            yield from _row_chunks(starts, int(k), int(sizes[k]))
+        return
     k, groups = 0, len(sizes)
     while k < groups:
         size = int(sizes[k])
@@ -77,25 +91,30 @@ def _pair_chunks(sizes: np.ndarray, starts: np.ndarray):
             end = k + 1
             while end < groups and sizes[end] == size and (end - k + 1) * per_group <= CHUNK_PAIRS:
                 end += 1
-            yield (end - k) * per_group, _decode_groups(starts, k, size, per_group)
+            yield (end - k) * per_group, _decode_groups(starts, np.arange(k, end), size, per_group)
             k = end
             continue
-        row = 0
-        while row < size - 1:
-            last, pairs = row, 0
-            while last < size - 1 and pairs + (size - 1 - last) <= max(CHUNK_PAIRS, size):
-                pairs += size - 1 - last
-                last += 1
-            yield pairs, _decode_rows(starts[k], k, size, row, last)
-            row = last
+        yield from _row_chunks(starts, k, size)
         k += 1
 
 
-def _decode_groups(starts, first_group, size, per_group):
+def _row_chunks(starts, k, size):
+    """A large group's pairs in runs of rows (i fixed, j > i), at most CHUNK_PAIRS at a time."""
+    row = 0
+    while row < size - 1:
+        last, pairs = row, 0
+        while last < size - 1 and pairs + (size - 1 - last) <= max(CHUNK_PAIRS, size):
+            pairs += size - 1 - last
+            last += 1
+        yield pairs, _decode_rows(starts[k], k, size, row, last)
+        row = last
+
+
+def _decode_groups(starts, groups, size, per_group):
     i, j = np.triu_indices(size, k=1)
 
     def decode(positions):
-        group = first_group + positions // per_group
+        group = groups[positions // per_group]
         within = positions % per_group
         return starts[group] + i[within], starts[group] + j[within], group
     return decode
@@ -121,7 +140,7 @@ def enumerate_pairs(groups: Groups, sample_rate: float = 1.0, seed: int | None =
         raise ValueError("sample_rate < 1 draws pairs at random: give a seed")
     draws = np.random.RandomState(seed) if sample_rate < 1 else None
     parts = []
-    for count, decode in _pair_chunks(groups.sizes, groups.starts):
+    for count, decode in _pair_chunks(groups.sizes, groups.starts, in_order=draws is not None):
         if draws is not None:
             positions = np.flatnonzero(draws.random_sample(count) <= sample_rate)
         else:
@@ -161,9 +180,9 @@ def _changes_up_to(pairs: Pairs, pair_weight: np.ndarray, distance: np.ndarray, 
     of the changes of every pair at or below it."""
     thresholds = distance[ends]
     weights = np.unique(pair_weight)
-    if len(weights) <= 8:
-        # Few classes (change +-1 times a group weight): count each class's members <= t with one
-        # sort per class, cheaper than ordering every pair by distance.
+    if len(distance) > CLASS_SORT_MIN_PAIRS and len(weights) <= 2:
+        # Many pairs in few classes (change +-1 times a group weight): count each class's members <= t
+        # with one sort per class; sorting values is several times cheaper than ordering the pairs.
         total = np.zeros(len(thresholds), dtype=pair_weight.dtype)
         for weight in weights:
             for change in (1, -1):

@@ -53,7 +53,8 @@ def test_pearson_moments_equal_recomputed_draws(average_by):
     masks = tester._masks(300, 5, len(za))
     evaluate = pm._Evaluator(groups, "pearson", 0.0, False)
     recomputed = evaluate(np.where(masks, za, zb)) - evaluate(np.where(masks, zb, za))
-    by_moments = pm._pearson_by_moments(groups, za, zb, masks.astype(float), False)
+    calculator = pm._PearsonMoments(groups.gold, groups.starts, masks, False)
+    by_moments = calculator.differences(calculator.moments(za), calculator.moments(zb))
     assert np.abs(by_moments[1:] - recomputed).max() < 1e-12
     observed = (gr.grouped_correlation(GOLD, a, "pearson", average_by=average_by).value
                 - gr.grouped_correlation(GOLD, b, "pearson", average_by=average_by).value)

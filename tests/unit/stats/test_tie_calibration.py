@@ -76,3 +76,15 @@ def test_large_group_enumerated_in_chunks(monkeypatch):
     monkeypatch.setattr(tc, "CHUNK_PAIRS", 100)  # 1770 pairs in runs of rows
     chunked = tc.calibrate_ties(gold, metric, average_by="none")
     assert (chunked.value, chunked.epsilon, chunked.pairs) == (whole.value, whole.epsilon, 1770)
+
+
+def test_class_sorting_path_equals_ordering_the_pairs(monkeypatch):
+    rng = np.random.default_rng(12)
+    gold, metric = rng.integers(0, 5, (6, 80)).astype(float), rng.integers(0, 9, (6, 80)) / 4
+    for average_by in ("none", "item"):
+        ordered = tc.calibrate_ties(gold, metric, average_by=average_by)
+        with monkeypatch.context() as patch:
+            patch.setattr(tc, "CLASS_SORT_MIN_PAIRS", 0)
+            by_class = tc.calibrate_ties(gold, metric, average_by=average_by)
+        assert (by_class.value, by_class.epsilon) == (ordered.value, ordered.epsilon)
+        assert np.array_equal(by_class.values, ordered.values)
