@@ -70,8 +70,8 @@ def resampling_plan(n_systems: int, n_segments: int, method: str, n_draws: int =
     counts = None
     if method in ("segments", "both"):
         drawn = rng.integers(0, n_segments, size=(n_draws, n_segments))
-        counts = np.zeros((n_draws, n_segments), dtype=np.int64)
-        np.add.at(counts, (np.arange(n_draws)[:, None], drawn), 1)
+        offsets = (np.arange(n_draws) * n_segments)[:, None]  # one bincount over all draws at once
+        counts = np.bincount((drawn + offsets).ravel(), minlength=n_draws * n_segments).reshape(n_draws, n_segments)
     return ResamplingPlan(method, systems, counts, seed)
 
 
