@@ -1,0 +1,246 @@
+"""Tie calibration of acc_eq and tau_eq (Deutsch, Foster & Freitag 2023, "Ties Matter"), as
+mt-metrics-eval's ``KendallWithTiesOpt`` / ``tau_optimization`` defines it.
+
+The groups are those of :mod:`mtmeta.stats.grouped` (``average_by`` none / sys / item; missing gold
+dropped). Every pair of scores inside a group is enumerated in MTME's order (group by group, then
+i < j); with ``sample_rate`` < 1 a pair is kept when a uniform draw is <= ``sample_rate``, drawn
+pair by pair in that order from ``numpy.random.RandomState(seed)`` -- the legacy generator behind
+MTME's ``np.random.random()``, so after ``np.random.seed(seed)`` MTME keeps the same pairs. Groups
+left without pairs are not averaged.
+
+One epsilon is chosen for all groups together: the candidates are 0 and every kept pair's
+|metric difference|; at candidate t every pair with |difference| <= t is a metric tie, and the
+statistic is the mean over groups of each group's acc_eq = (C + T_both) / pairs (or tau_eq =
+(C + T_both - D - T_gold - T_metric) / pairs = 2 acc_eq - 1). The best candidate is the first
+(smallest) maximum, as ``np.nanargmax`` picks it.
+
+All candidates are scored from one sort of the pairs by |difference| (O(P log P)): making pair p a
+metric tie changes its group's C + T_both by -1 (a concordant pair), +1 (a gold tie) or 0, so the
+statistic at every candidate is a cumulative sum. The sums are kept as exact integers over a common
+denominator when the groups' pair counts allow (always for item grouping over up to 20 systems), so
+equal candidates compare equal; the reported value is recomputed at the chosen epsilon group by group,
+as ``KendallVariants`` with that epsilon gives it (MTME's incremental running sum can differ from it
+in the last bits).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from mtmeta.stats.grouped import Groups, layout
+
+VARIANTS = ("acc_eq", "tau_eq")  # MTME's 'acc23' and '23'
+CHUNK_PAIRS = 1 << 22  # pairs enumerated at once (memory bound for a large ungrouped set)
+CLASS_SORT_MIN_PAIRS = 1_000_000  # above it, candidates are scored by sorting each class of pairs
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """The kept pairs: |metric difference|, the change of C + T_both when the pair becomes a metric
+    tie (-1 for a concordant pair, +1 for a gold-only tie, else 0), whether gold ties it, its group;
+    and per group, C + T_both with exact metric ties only, and the kept pairs."""
+
+    distance: np.ndarray
+    change: np.ndarray
+    gold_tie: np.ndarray
+    group: np.ndarray
+    agreeing: np.ndarray
+    count: np.ndarray
+
+
+@dataclass(frozen=True)
+class TieCalibration:
+    value: float  # the best acc_eq / tau_eq (NaN without pairs)
+    epsilon: float  # its threshold: metric differences <= epsilon are ties
+    variant: str
+    pairs: int  # pairs the search used
+    groups: int  # groups averaged
+    thresholds: np.ndarray  # every candidate epsilon, ascending
+    values: np.ndarray  # the statistic at each candidate
+
+
+def _pair_chunks(sizes: np.ndarray, starts: np.ndarray, in_order: bool = True):
+    """The pairs of every group in MTME's order, in chunks of at most CHUNK_PAIRS pairs (consecutive
+    groups of one size together; a large group in runs of rows). Each chunk is (number of pairs,
+    decode), where decode(positions) gives the (first cell, second cell, group) of pairs at those
+    positions of the chunk, so a sample never builds the pairs it leaves out. Without ``in_order``
+    (no sample: the order of the pairs changes nothing), all small groups of one size go together."""
+    if not in_order:
+        small = sizes * (sizes - 1) // 2 <= CHUNK_PAIRS
+        for size in np.unique(sizes[small & (sizes >= 2)]):
+            which = np.flatnonzero(sizes == size)
+            per_group = int(size * (size - 1) // 2)
+            for first in range(0, len(which), max(1, CHUNK_PAIRS // per_group)):
+                part = which[first:first + max(1, CHUNK_PAIRS // per_group)]
+                yield len(part) * per_group, _decode_groups(starts, part, int(size), per_group)
+        large = np.flatnonzero(~small)
+        for k in large:
+            yield from _row_chunks(starts, int(k), int(sizes[k]))
+        return
+    k, groups = 0, len(sizes)
+    while k < groups:
+        size = int(sizes[k])
+        per_group = size * (size - 1) // 2
+        if per_group == 0:
+            k += 1
+            continue
+        if per_group <= CHUNK_PAIRS:
+            end = k + 1
+            while end < groups and sizes[end] == size and (end - k + 1) * per_group <= CHUNK_PAIRS:
+                end += 1
+            yield (end - k) * per_group, _decode_groups(starts, np.arange(k, end), size, per_group)
+            k = end
+            continue
+        yield from _row_chunks(starts, k, size)
+        k += 1
+
+
+def _row_chunks(starts, k, size):
+    """A large group's pairs in runs of rows (i fixed, j > i), at most CHUNK_PAIRS at a time."""
+    row = 0
+    while row < size - 1:
+        last, pairs = row, 0
+        while last < size - 1 and pairs + (size - 1 - last) <= max(CHUNK_PAIRS, size):
+            pairs += size - 1 - last
+            last += 1
+        yield pairs, _decode_rows(starts[k], k, size, row, last)
+        row = last
+
+
+def _decode_groups(starts, groups, size, per_group):
+    i, j = np.triu_indices(size, k=1)
+
+    def decode(positions):
+        group = groups[positions // per_group]
+        within = positions % per_group
+        return starts[group] + i[within], starts[group] + j[within], group
+    return decode
+
+
+def _decode_rows(start, group, size, first_row, end_row):
+    rows = np.arange(first_row, end_row)
+    row_start = np.concatenate([[0], np.cumsum(size - 1 - rows)])  # position of each row's first pair
+
+    def decode(positions):
+        row = np.searchsorted(row_start, positions, side="right") - 1
+        first = first_row + row
+        second = first + 1 + (positions - row_start[row])
+        return start + first, start + second, np.full(len(positions), group)
+    return decode
+
+
+def enumerate_pairs(groups: Groups, sample_rate: float = 1.0, seed: int | None = None) -> Pairs:
+    """Every (or every sampled) pair of scores inside each group, as tie calibration needs them."""
+    if not 0 < sample_rate <= 1:
+        raise ValueError(f"sample_rate must be in (0, 1], got {sample_rate}")
+    if sample_rate < 1 and seed is None:
+        raise ValueError("sample_rate < 1 draws pairs at random: give a seed")
+    draws = np.random.RandomState(seed) if sample_rate < 1 else None
+    parts = []
+    for count, decode in _pair_chunks(groups.sizes, groups.starts, in_order=draws is not None):
+        if draws is not None:
+            positions = np.flatnonzero(draws.random_sample(count) <= sample_rate)
+        else:
+            positions = np.arange(count)
+        first, second, group = decode(positions)
+        metric_difference = groups.metric[first] - groups.metric[second]
+        gold_difference = groups.gold[first] - groups.gold[second]
+        gold_tie = gold_difference == 0
+        metric_tie = metric_difference == 0
+        concordant = ~gold_tie & ~metric_tie & ((metric_difference > 0) == (gold_difference > 0))
+        agreeing = concordant | (gold_tie & metric_tie)
+        change = np.where(concordant, -1, np.where(gold_tie & ~metric_tie, 1, 0)).astype(np.int8)
+        parts.append((np.abs(metric_difference), change, gold_tie, group.astype(np.int64), agreeing))
+    n_groups = len(groups.sizes)
+    if not parts:
+        empty = np.zeros(0)
+        return Pairs(empty, empty.astype(np.int8), empty.astype(bool), empty.astype(np.int64),
+                     np.zeros(n_groups, np.int64), np.zeros(n_groups, np.int64))
+    distance, change, gold_tie, group, agreeing = (np.concatenate(column) for column in zip(*parts, strict=True))
+    agreeing_per_group = np.bincount(group, weights=agreeing, minlength=n_groups).astype(np.int64)
+    return Pairs(distance, change, gold_tie, group, agreeing_per_group,
+                 np.bincount(group, minlength=n_groups).astype(np.int64))
+
+
+def _common_denominator(counts: np.ndarray, total_pairs: int) -> int | None:
+    """The lcm of the groups' pair counts, if numerators over it fit in int64, else None."""
+    denominator = 1
+    for count in np.unique(counts):
+        denominator = math.lcm(denominator, int(count))
+        if denominator * (total_pairs + 1) >= 2**62:
+            return None
+    return denominator
+
+
+def _changes_up_to(pairs: Pairs, pair_weight: np.ndarray, distance: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """For each candidate (the last pair of each run of equal sorted ``distance``), the weighted sum
+    of the changes of every pair at or below it."""
+    thresholds = distance[ends]
+    weights = np.unique(pair_weight)
+    if len(distance) > CLASS_SORT_MIN_PAIRS and len(weights) <= 2:
+        # Many pairs in few classes (change +-1 times a group weight): count each class's members <= t
+        # with one sort per class; sorting values is several times cheaper than ordering the pairs.
+        total = np.zeros(len(thresholds), dtype=pair_weight.dtype)
+        for weight in weights:
+            for change in (1, -1):
+                members = np.sort(pairs.distance[(pairs.change == change) & (pair_weight == weight)])
+                total = total + np.searchsorted(members, thresholds, side="right") * (change * weight)
+        return total
+    order = np.argsort(pairs.distance)
+    return np.cumsum(pairs.change[order] * pair_weight[order])[ends]
+
+
+def calibrate(pairs: Pairs, variant: str = "acc_eq") -> TieCalibration:
+    """The best statistic over every candidate epsilon (see the module's docstring)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"tie calibration optimises {' or '.join(VARIANTS)}, not {variant!r}")
+    used = pairs.count > 0
+    n_groups = int(used.sum())
+    if n_groups == 0:
+        return TieCalibration(math.nan, 0.0, variant, 0, 0, np.zeros(1), np.full(1, math.nan))
+    denominator = _common_denominator(pairs.count[used], len(pairs.distance))
+    if denominator is not None:  # exact: numerators over the common denominator
+        group_weight = np.zeros(len(pairs.count), dtype=np.int64)
+        group_weight[used] = denominator // pairs.count[used]
+        scale = float(denominator)
+    else:
+        group_weight = np.zeros(len(pairs.count))
+        group_weight[used] = 1.0 / pairs.count[used]
+        scale = 1.0
+    start = np.sum(pairs.agreeing[used] * group_weight[used])
+    distance = np.sort(pairs.distance)
+    ends = np.flatnonzero(np.append(distance[1:] != distance[:-1], True))
+    thresholds = distance[ends]
+    numerators = start + _changes_up_to(pairs, group_weight[pairs.group], distance, ends)
+    if len(thresholds) == 0 or thresholds[0] > 0:  # 0 is always a candidate: no tie added
+        thresholds = np.concatenate([[0.0], thresholds])
+        numerators = np.concatenate([[start], numerators])
+    best = int(np.argmax(numerators))
+    accuracy = numerators / scale / n_groups
+    values = accuracy if variant == "acc_eq" else 2 * accuracy - 1
+    epsilon = float(thresholds[best])
+    return TieCalibration(value_at(pairs, epsilon, variant), epsilon, variant, len(distance), n_groups,
+                          thresholds, values)
+
+
+def value_at(pairs: Pairs, epsilon: float, variant: str = "acc_eq") -> float:
+    """acc_eq / tau_eq of the kept pairs at one epsilon: each group's value, as KendallVariants
+    computes it, summed in group order and divided by the number of groups."""
+    tied = pairs.distance <= epsilon
+    agreeing = pairs.agreeing + np.bincount(pairs.group[tied], weights=pairs.change[tied],
+                                            minlength=len(pairs.count)).astype(np.int64)
+    used = pairs.count > 0
+    agreeing, count = agreeing[used], pairs.count[used]
+    if not len(count):
+        return math.nan
+    per_group = agreeing / count if variant == "acc_eq" else (2 * agreeing - count) / count
+    return float(np.cumsum(per_group)[-1] / len(count))
+
+
+def calibrate_ties(gold, metric, *, average_by: str, variant: str = "acc_eq", sample_rate: float = 1.0,
+                   seed: int | None = None) -> TieCalibration:
+    """MTME's ``KendallWithTiesOpt`` on systems x items ``gold`` (NaN = missing) and ``metric``."""
+    return calibrate(enumerate_pairs(layout(gold, metric, average_by), sample_rate, seed), variant)
