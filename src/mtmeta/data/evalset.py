@@ -58,10 +58,6 @@ def standard_reference(name: str, lp: str) -> str | None:
     return STANDARD_REFERENCE_EXCEPTIONS.get((name, lp), STANDARD_REFERENCE.get(name))
 
 
-def _empty_human() -> dict[str, pd.DataFrame]:
-    return {level: _typed(pd.DataFrame(columns=columns), columns) for level, columns in HUMAN_COLUMNS.items()}
-
-
 def _typed(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     """``table``'s ``columns`` (in that order, index reset) with the EvalSet's column types."""
     missing = [c for c in columns if c not in table.columns]
@@ -102,7 +98,7 @@ class EvalSet:
     texts: pd.DataFrame
     references: pd.DataFrame
     outputs: pd.DataFrame
-    human: dict[str, pd.DataFrame] = field(default_factory=_empty_human)
+    human: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def __post_init__(self):
         # One set of column types however the tables were made (read, assembled or by hand): names and
@@ -111,12 +107,12 @@ class EvalSet:
         self.texts = _typed(self.texts, ["seg_id", "source", "domain", "doc"])
         self.references = _typed(self.references, ["reference", "seg_id", "text"])
         self.outputs = _typed(self.outputs, ["system", "seg_id", "hypothesis"])
-        human = _empty_human()
-        for level, table in self.human.items():
-            if level not in HUMAN_COLUMNS:
-                raise ValueError(f"human score level {level!r} is not one of {list(HUMAN_COLUMNS)}")
-            human[level] = _typed(table, HUMAN_COLUMNS[level])
-        self.human = human
+        unknown = sorted(set(self.human) - set(HUMAN_COLUMNS))
+        if unknown:
+            raise ValueError(f"human score levels {unknown} are not among {list(HUMAN_COLUMNS)}")
+        # Every level is there, empty if it has no scores.
+        self.human = {level: _typed(self.human[level] if level in self.human else pd.DataFrame(columns=columns),
+                                    columns) for level, columns in HUMAN_COLUMNS.items()}
 
     @property
     def n_segments(self) -> int:
@@ -300,7 +296,7 @@ def _reference_name(path: Path, lp: str) -> str:
 
 
 def _read_human_scores(folder: Path, lp: str, evalset: EvalSet) -> dict[str, pd.DataFrame]:
-    human = _empty_human()
+    human: dict[str, pd.DataFrame] = {}
     if not folder.is_dir():
         return human
     systems = set(evalset.systems)
