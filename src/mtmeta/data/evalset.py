@@ -63,21 +63,31 @@ def _typed(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise ValueError(f"table lacks the columns {missing}; expected {columns}")
-    out = table[columns].reset_index(drop=True).copy()
+    out = table[columns].reset_index(drop=True)
+    typed = {}
     for column in columns:
+        values = out[column]
         if column == "seg_id":
-            out[column] = out[column].astype(np.int64)
+            typed[column] = values.astype(np.int64)
         elif column == "score":
-            out[column] = out[column].astype(np.float64)
+            typed[column] = values.astype(np.float64)
         elif column == "hypothesis":
-            values = [None if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)
-                      for v in out[column].tolist()]
-            out[column] = pd.Series(values, dtype=object)
+            strings = _strings(values[values.notna()])
+            typed[column] = pd.Series(strings, index=values.index[values.notna()], dtype=object).reindex(
+                values.index).where(values.notna(), None)
         else:
-            if out[column].isna().any():
+            if values.isna().any():
                 raise ValueError(f"column {column} has a missing value (only a system output may be missing)")
-            out[column] = pd.Series([str(v) for v in out[column].tolist()], dtype=object)
-    return out
+            typed[column] = pd.Series(_strings(values), dtype=object)
+    return pd.DataFrame(typed)
+
+
+def _strings(values: pd.Series) -> np.ndarray:
+    """The values as an object array of Python strings (converted only where they are not strings)."""
+    array = values.to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(array, skipna=False) not in ("string", "empty"):
+        array = np.array([str(v) for v in array], dtype=object)
+    return array
 
 
 @dataclass
@@ -198,15 +208,16 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
     n = len(sources)
     if n == 0:
         raise InputError(source_path, "no segments", expected="one source segment per line")
-    texts = pd.DataFrame({"seg_id": np.arange(1, n + 1), "source": sources})
+    texts = pd.DataFrame({"seg_id": np.arange(1, n + 1), "source": pd.Series(sources, dtype=object)})
     domains, docs = _read_documents(base / "documents" / f"{lp}.docs", n)
-    texts["domain"], texts["doc"] = domains, docs
+    texts["domain"], texts["doc"] = pd.Series(domains, dtype=object), pd.Series(docs, dtype=object)
 
     references = []
     for path in sorted((base / "references").glob(f"{lp}.*")):
         ref = _reference_name(path, lp)
         lines = _read_texts(path, n)
-        references.append(pd.DataFrame({"reference": ref, "seg_id": np.arange(1, n + 1), "text": lines}))
+        references.append(pd.DataFrame({"reference": pd.Series([ref] * n, dtype=object), "seg_id": np.arange(1, n + 1),
+                                        "text": pd.Series(lines, dtype=object)}))
     if not references:
         raise InputError(base / "references", f"no reference of {lp}", expected=f"files references/{lp}.<name>.txt")
     references = pd.concat(references, ignore_index=True)
@@ -219,7 +230,8 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
         if path.suffix != ".txt" or not path.is_file() or path.name.startswith("."):
             raise InputError(path, "not a system output", expected=f"only <system>.txt files in {folder}")
         lines = _read_texts(path, n, missing_allowed=True)
-        outputs.append(pd.DataFrame({"system": path.name[: -len(".txt")], "seg_id": np.arange(1, n + 1),
+        outputs.append(pd.DataFrame({"system": pd.Series([path.name[: -len(".txt")]] * n, dtype=object),
+                                     "seg_id": np.arange(1, n + 1),
                                      "hypothesis": pd.Series(lines, dtype=object)}))
     if not outputs:
         raise InputError(folder, "no system outputs", expected=f"one file <system>.txt per system of {lp}")
@@ -246,19 +258,18 @@ def _read_texts(path: Path, n: int | None = None, *, missing_allowed: bool = Fal
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    out: list[str | None] = []
-    for number, line in enumerate(lines, start=1):
-        if "\r" in line.rstrip("\r") or line.count("\r") > 1:
-            raise InputError(path, "carriage return inside a line (mt-metrics-eval would split the line there)",
-                             line=number, expected="lines ending in \\n (or \\r\\n)")
-        line = line.rstrip()
-        if line == NO_TRANSLATION:
-            if not missing_allowed:
-                raise InputError(path, f"{NO_TRANSLATION} in a source or reference", line=number,
-                                 expected="text (the marker means a missing system output)")
-            out.append(None)
-        else:
-            out.append(line)
+    if "\r" in text:
+        for number, line in enumerate(lines, start=1):
+            if "\r" in line.rstrip("\r") or line.count("\r") > 1:
+                raise InputError(path, "carriage return inside a line (mt-metrics-eval would split the line there)",
+                                 line=number, expected="lines ending in \\n (or \\r\\n)")
+    out: list[str | None] = [line.rstrip() for line in lines]
+    if NO_TRANSLATION in out:
+        number = out.index(NO_TRANSLATION) + 1
+        if not missing_allowed:
+            raise InputError(path, f"{NO_TRANSLATION} in a source or reference", line=number,
+                             expected="text (the marker means a missing system output)")
+        out = [None if line == NO_TRANSLATION else line for line in out]
     if n is not None and len(out) != n:
         raise InputError(path, f"{len(out)} lines", expected=f"{n} lines, one per source segment")
     return out
@@ -337,7 +348,8 @@ def _read_human_scores(folder: Path, lp: str, evalset: EvalSet) -> dict[str, pd.
 
 
 def _human_table(table: pd.DataFrame, level: str, name: str, evalset: EvalSet) -> pd.DataFrame:
-    table = table.drop(columns="line").assign(name=name)
+    table = table.drop(columns="line")
+    table["name"] = pd.Series([name] * len(table), index=table.index, dtype=object)
     if level == "seg":
         table = table.rename(columns={"item": "seg_id"})
     elif level == "doc":

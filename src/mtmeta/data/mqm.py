@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtmeta.data.mtme_scores import parse_scores
+from mtmeta.data.mtme_scores import frame, parse_scores
 from mtmeta.data.report import Report
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import ConfigError, InputError
@@ -243,7 +243,7 @@ def read_avg_seg_scores(path: str | Path) -> pd.DataFrame:
     if bad is not None:
         raise InputError(path, f"found {len(fields[bad])} whitespace-separated fields", line=bad + 2,
                          expected="system, score (a number or None), seg_id")
-    table = pd.DataFrame(fields, columns=["system", "value", "seg_id"], dtype=object)
+    table = frame(fields, ["system", "value", "seg_id"])
     line = np.arange(2, len(table) + 2)
     table["seg_id"] = positive_ints(table["seg_id"], path, line, "seg_id")
     # + 0.0: "-0.000000" reads as 0.0

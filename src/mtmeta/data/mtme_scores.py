@@ -26,6 +26,15 @@ LEVELS = ("sys", "domain", "doc", "seg")
 NONE = "None"
 
 
+def frame(rows: list[list[str]], columns: list[str]) -> pd.DataFrame:
+    """Rows of equally many string fields as a table of object columns (built column by column: much
+    faster than from the rows)."""
+    array = np.empty((len(rows), len(columns)), dtype=object)
+    if rows:
+        array[:] = rows
+    return pd.DataFrame({c: array[:, i] for i, c in enumerate(columns)})
+
+
 def read_score_file(path: str | Path, level: str, *, human: bool) -> pd.DataFrame:
     """The scores of one file, in file order: columns ``system``, ``item`` (the position in the
     system's block, from 1; 1 at the system level), ``score`` (NaN for ``None``), ``line``; a domain
@@ -41,8 +50,7 @@ def read_score_file(path: str | Path, level: str, *, human: bool) -> pd.DataFram
     if bad is not None:
         raise InputError(path, f"found {len(fields[bad])} whitespace-separated fields", line=bad + 1,
                          expected=_expected(level, human))
-    table = pd.DataFrame(fields, columns=["domain", "system", "value"] if level == "domain" else ["system", "value"],
-                         dtype=object)
+    table = frame(fields, ["domain", "system", "value"] if level == "domain" else ["system", "value"])
     table["line"] = np.arange(1, len(table) + 1)
     table["score"] = parse_scores(table["value"], path, table["line"], human=human, expected=_expected(level, human))
     table = table.drop(columns="value")

@@ -181,17 +181,20 @@ def _lines(path: Path, record: _Log, label: str) -> list[str]:
 
 
 def _texts(sources: list[str], docs: list[str], domain: str) -> pd.DataFrame:
-    return pd.DataFrame({"seg_id": np.arange(1, len(sources) + 1), "source": sources, "domain": domain, "doc": docs})
+    n = len(sources)
+    return pd.DataFrame({"seg_id": np.arange(1, n + 1), "source": pd.Series(sources, dtype=object),
+                         "domain": pd.Series([domain] * n, dtype=object), "doc": pd.Series(docs, dtype=object)})
 
 
 def _references(refs: dict[str, list[str]]) -> pd.DataFrame:
-    return pd.concat([pd.DataFrame({"reference": name, "seg_id": np.arange(1, len(text) + 1), "text": text})
+    return pd.concat([pd.DataFrame({"reference": pd.Series([name] * len(text), dtype=object),
+                                    "seg_id": np.arange(1, len(text) + 1), "text": pd.Series(text, dtype=object)})
                       for name, text in sorted(refs.items())], ignore_index=True)
 
 
 def _outputs(outputs: dict[str, list[str]]) -> pd.DataFrame:
-    return pd.concat([pd.DataFrame({"system": name, "seg_id": np.arange(1, len(text) + 1),
-                                    "hypothesis": pd.Series(text, dtype=object)})
+    return pd.concat([pd.DataFrame({"system": pd.Series([name] * len(text), dtype=object),
+                                    "seg_id": np.arange(1, len(text) + 1), "hypothesis": pd.Series(text, dtype=object)})
                       for name, text in sorted(outputs.items())], ignore_index=True)
 
 

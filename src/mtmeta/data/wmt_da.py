@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.data.mqm import positive_ints
-from mtmeta.data.mtme_scores import parse_scores
+from mtmeta.data.mtme_scores import frame, parse_scores
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import InputError
 
@@ -65,8 +65,7 @@ def read_da_segment_scores(path: str | Path) -> pd.DataFrame:
     """``ad-seg-scores-*.csv``: system_id, system, seg_id, raw, z, n (one row per system and segment)."""
     rows = _rows(path, SEGMENT_HEADER)
     line = np.array([number for number, _ in rows])
-    table = pd.DataFrame([fields for _, fields in rows], columns=["system_id", "seg_id", "raw", "z", "n"],
-                         dtype=object)
+    table = frame([fields for _, fields in rows], ["system_id", "seg_id", "raw", "z", "n"])
     table["seg_id"] = positive_ints(table["seg_id"], path, line, "SID")
     table["n"] = positive_ints(table["n"], path, line, "N")
     for column, label in (("raw", "RAW.SCR"), ("z", "Z.SCR")):
