@@ -426,10 +426,29 @@ def _check_writable(evalset: EvalSet) -> None:
     _check_texts(where, "reference", evalset.references["text"], missing_allowed=False)
     _check_texts(where, "output", evalset.outputs["hypothesis"], missing_allowed=True)
     systems = set(evalset.systems)
+    docs = {doc: i for i, doc in enumerate(dict.fromkeys(evalset.texts["doc"]), start=1)}
+    items = {"seg": ("seg_id", None), "doc": ("doc", docs)}
+    counts = {"seg": n, "doc": len(docs)}
     for level, table in evalset.human.items():
         unknown = sorted(set(table["system"]) - systems)
         if unknown:
             raise ValueError(f"{where}: {level}-level human scores of systems without outputs: {unknown}")
+        if level == "domain":
+            if not set(table["domain"]) <= set(evalset.texts["domain"]):
+                raise ValueError(f"{where}: domain-level human scores of domains the documents do not name")
+            if table.duplicated(["name", "domain", "system"]).any():
+                raise ValueError(f"{where}: a domain-level human score is given twice")
+            continue
+        if level == "sys":
+            if table.duplicated(["name", "system"]).any():
+                raise ValueError(f"{where}: a system has two sys-level scores of one name")
+            continue
+        column, numbering = items[level]
+        for (name, system), rows in table.groupby(["name", "system"], sort=False):
+            numbers = rows[column] if numbering is None else rows[column].map(numbering)
+            if sorted(numbers.fillna(0)) != list(range(1, counts[level] + 1)):
+                raise ValueError(f"{where}: {level}-level {name} scores of {system} are not one per {column} "
+                                 "(give NaN for a missing one)")
 
 
 def _check_texts(where: str, what: str, texts: pd.Series, *, missing_allowed: bool) -> None:

@@ -153,6 +153,9 @@ def test_standard_reference(tmp_path):
      "reference name 'ref-B' is not allowed"),
     (lambda e: setattr(e, "outputs", e.outputs.iloc[:-1]), r"outputs must have exactly seg_id 1..3"),
     (lambda e: e.human["sys"].__setitem__("system", ["NA", "sys-3", "NA"]), r"human scores of systems without outputs"),
+    (lambda e: e.human.__setitem__("seg", e.human["seg"].iloc[1:]), r"seg-level mqm scores of NA are not one"),
+    (lambda e: e.human.__setitem__("doc", e.human["doc"].iloc[[0, 0]]), r"doc-level mqm scores of NA are not one"),
+    (lambda e: e.human.__setitem__("sys", e.human["sys"].iloc[[0, 0]]), r"a system has two sys-level scores"),
 ])
 def test_writer_refuses_what_would_not_read_back(tmp_path, edit, message):
     evalset = tiny()
