@@ -11,11 +11,13 @@ import yaml
 
 from mtmeta.config import DEFAULT_CONFIG
 from mtmeta.data.evalset import read_evalset
+from mtmeta.data.external import read_score_file
 from mtmeta.data.fetch import FILES, fetch, plan_fetch
 from mtmeta.data.mqm import compare_segment_scores, read_avg_seg_scores, read_mqm_tsv, segment_scores, system_scores
 from mtmeta.data.neural_scores import METRICS
 from mtmeta.data.wmt21 import NEWS, SYSTEM_NAMES, TED, assemble_wmt21, neural_external_scores, write_wmt21
 from mtmeta.data.wmt_da import compare_da_system_scores, da_system_scores, read_da_segment_scores, read_da_system_scores
+from mtmeta.io import write_tsv
 
 pytestmark = pytest.mark.realdata
 SOURCES = {"google": "wmt_mqm_human_evaluation", "news": "wmt21_news_systems", "unbabel": "wmt21_en_ru_mqm"}
@@ -139,29 +141,57 @@ def test_six_sets(assembly):
     assert (round(-zh["refA"], 2), round(-zh["refB"], 2), round(-de["NVIDIA-NeMo"], 2)) == (5.52, 0.42, 2.14)
 
 
-def test_layout_round_trip(assembly, repositories, mirror, tmp_path):
-    write_wmt21(assembly, tmp_path / "fetched")
+@pytest.fixture(scope="module")
+def written(assembly, tmp_path_factory):
+    root = tmp_path_factory.mktemp("layout") / "fetched"
+    write_wmt21(assembly, root)
+    return root
+
+
+def test_layout_round_trip(assembly, written):
     for (name, lp), evalset in assembly.evalsets.items():
-        back = read_evalset(tmp_path / "fetched", name, lp, std_ref=evalset.std_ref)
+        back = read_evalset(written, name, lp, std_ref=evalset.std_ref)
         for table, expected in evalset.tables().items():
             pd.testing.assert_frame_equal(back.tables()[table], expected, obj=f"{name} {lp} {table}")
-    # The same bytes from the mirror's folders as from the fetched copies (reports name files by repository).
+
+
+def test_same_bytes_from_the_mirror_folders(written, mirror, tmp_path):
+    """The reports name files by repository and path, so the mirror's folders and the fetched copies
+    give the same 153 files, byte for byte."""
     folders = mirror / "wmt21"
     write_wmt21(assemble_wmt21(folders / "wmt-mqm-human-evaluation", folders / "wmt21-news-systems",
-                               folders / "wmt21-en-ru-mqm"), tmp_path / "mirror")
-    files = sorted(p.relative_to(tmp_path / "fetched") for p in (tmp_path / "fetched").rglob("*") if p.is_file())
+                               folders / "wmt21-en-ru-mqm"), tmp_path)
+    files = sorted(p.relative_to(written) for p in written.rglob("*") if p.is_file())
     assert len(files) == 153
     for path in files:
-        assert (tmp_path / "fetched" / path).read_bytes() == (tmp_path / "mirror" / path).read_bytes(), path
+        assert (written / path).read_bytes() == (tmp_path / path).read_bytes(), path
 
 
-def test_neural_scores_for_the_en_ru_sets(assembly, repositories):
+def test_neural_scores_for_the_en_ru_sets(assembly, repositories, tmp_path):
     for metric in METRICS:
         table = neural_external_scores(repositories["unbabel"], metric, {"newstest2021": "wmt21_news",
                                                                         "tedtalks": "wmt21_ted"})
+        # A segment file that mtmeta's reader of a user's scores accepts as it is.
+        write_tsv(table, tmp_path / f"{metric}.seg.tsv")
+        assert len(read_score_file(tmp_path / f"{metric}.seg.tsv", "segment")) == len(table)
         for dataset, key in (("wmt21_news", (NEWS, "en-ru")), ("wmt21_ted", (TED, "en-ru"))):
             rows = table[table["dataset"] == dataset]
             evalset = assembly.evalsets[key]
             # Every MT system, no human translation, every segment.
             assert set(rows["system"]) == set(evalset.systems) - set(evalset.human_systems)
             assert len(rows) == 14 * evalset.n_segments and np.isfinite(rows["score"]).all()
+
+
+def test_ted_en_ru_bleu_pearson_is_the_published_0_828(assembly):
+    """The WMT21 metrics task's TED en-ru system-level Pearson of BLEU with MQM (14 MT systems,
+    reference A) is 0.828; sacrebleu's corpus BLEU of each system's outputs in this eval set against
+    its standard reference, correlated with its MQM system scores (Unbabel's), gives it."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    evalset = assembly.evalsets[(TED, "en-ru")]
+    reference = list(evalset.reference())
+    mqm = evalset.human_system_scores("mqm").set_index("system")["score"]
+    systems = [s for s in evalset.systems if s not in evalset.human_systems]
+    bleu = [sacrebleu.corpus_bleu(list(evalset.outputs.loc[evalset.outputs["system"] == s, "hypothesis"]),
+                                  [reference]).score for s in systems]
+    assert len(systems) == 14
+    assert round(float(np.corrcoef(bleu, mqm[systems])[0, 1]), 3) == 0.828
