@@ -162,6 +162,22 @@ def write_wmt21(assembly: Assembly, root: str | Path) -> None:
         write_tsv(table, root / TED / "mqm-errors" / f"{lp}.tsv")
 
 
+ERROR_TABLE_COLUMNS = ["line", "system", "seg_id", "annotation_seg_id", "rater", "category", "subcategory",
+                       "severity", "weight"]
+
+
+def read_mqm_errors(path: str | Path) -> pd.DataFrame:
+    """A TED error table as :func:`write_wmt21` wrote it (names and an empty sub-category kept as
+    strings, never read as missing values), ready for :func:`mtmeta.data.mqm.segment_scores`."""
+    table = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3)
+    if list(table.columns) != ERROR_TABLE_COLUMNS:
+        raise InputError(path, f"columns {list(table.columns)}", line=1, expected=", ".join(ERROR_TABLE_COLUMNS))
+    for column in ("line", "seg_id", "annotation_seg_id"):
+        table[column] = table[column].astype(np.int64)
+    table["weight"] = table["weight"].astype(np.float64)
+    return table
+
+
 # ------------------------------------------------------------------------------------------ texts
 
 

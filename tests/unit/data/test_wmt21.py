@@ -7,7 +7,15 @@ import pandas as pd
 import pytest
 
 from mtmeta.data.evalset import read_evalset
-from mtmeta.data.wmt21 import NEWS, SYSTEM_NAMES, TED, assemble_wmt21, neural_external_scores, write_wmt21
+from mtmeta.data.wmt21 import (
+    NEWS,
+    SYSTEM_NAMES,
+    TED,
+    assemble_wmt21,
+    neural_external_scores,
+    read_mqm_errors,
+    write_wmt21,
+)
 
 HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"
 
@@ -179,6 +187,9 @@ def test_layout_round_trip_and_repeatable_bytes(repositories, tmp_path):
     assert len(files) > 40 and "wmt21_report.tsv" in {str(f) for f in files}
     for path in files:
         assert (tmp_path / "one" / path).read_bytes() == (tmp_path / "two" / path).read_bytes(), path
+    errors = read_mqm_errors(tmp_path / "one/wmt21.tedtalks/mqm-errors/en-de.tsv")
+    pd.testing.assert_frame_equal(errors, assembly.mqm_errors["en-de"].reset_index(drop=True), check_dtype=False)
+    assert list(errors["subcategory"]).count("") == len(errors) - 2  # No-error rows: an empty sub-category
     report = pd.read_csv(tmp_path / "one/wmt21_report.tsv", sep="\t", dtype=str, keep_default_na=False)
     assert not report["file"].str.startswith(str(tmp_path)).any()  # repository-relative names
 
