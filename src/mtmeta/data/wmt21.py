@@ -29,7 +29,6 @@ zh-en (mt-metrics-eval's ``refB`` is not public; ``refA`` is used).
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,8 +45,6 @@ from mtmeta.data.textio import read_lines
 from mtmeta.data.wmt_da import da_system_scores, read_da_segment_scores
 from mtmeta.errors import InputError
 from mtmeta.io import write_tsv
-
-log = logging.getLogger(__name__)
 
 NEWS, TED = "wmt21.news", "wmt21.tedtalks"
 EVALSETS = ((NEWS, "en-de"), (NEWS, "zh-en"), (NEWS, "en-ru"), (TED, "en-de"), (TED, "zh-en"), (TED, "en-ru"))
