@@ -34,7 +34,11 @@ def test_every_mirror_checksum_matches_the_mirror_listing(raw, mirror):
     # Meteor's English paraphrase table and the Meteor jar come from PyPI only (pycocoevalcap's wheel).
     assert sorted(set(raw["sources"]) - set(mirrored)) == ["meteor_jar", "meteor_paraphrase_en"]
     for name, spec in mirrored.items():
-        assert listed[spec["path"]] == spec["sha256"], name
+        if "files" in raw["sources"][name]:  # a repository's files: one sha256 per file under its folder
+            for path, digest in raw["sources"][name]["files"].items():
+                assert listed[f"{spec['path']}/{path}"] == digest, (name, path)
+        else:
+            assert listed[spec["path"]] == spec["sha256"], name
 
 
 @pytest.mark.parametrize(

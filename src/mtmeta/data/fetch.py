@@ -6,6 +6,12 @@ its own checksum, format and member). :func:`plan_fetch` decides which origin to
 :func:`fetch` copies or downloads, verifies sha256 where config gives one, and writes a
 ``manifest.json`` recording exactly what was obtained. Downstream steps read the manifest,
 never guess.
+
+A source may also be a set of files of a repository at one commit (its catalogue entry has
+``files``: relative path -> sha256): upstream, each file is the repository's raw base URL at that
+commit plus its path; in the mirror, the repository's folder plus the same path. The files are
+byte-for-byte copies, so one sha256 per file serves both origins. They are fetched into
+``resources/<source>/files/<path>`` (all verified before the folder is put in place).
 """
 
 from __future__ import annotations
@@ -14,20 +20,24 @@ import hashlib
 import json
 import logging
 import os
+import posixpath
+import shutil
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from mtmeta.data.archive import is_archive
-from mtmeta.errors import FetchError
+from mtmeta.errors import ConfigError, FetchError
 
 log = logging.getLogger(__name__)
 
 MIRROR_ENV = "MTMETA_DATA_MIRROR"
 MANIFEST = "manifest.json"
 CHUNK = 1 << 20
+FILES = "files"  # the folder under resources/<source>/ holding a repository-files source's copies
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,7 @@ class FetchPlan:
     member: str | None = None
     extract_prefix: str | None = None
     extract_members: tuple[str, ...] | None = None
+    files: tuple[tuple[str, str], ...] | None = None  # (relative path, sha256) of a repository-files source
 
     @property
     def archive(self) -> bool:
@@ -83,6 +94,8 @@ def _existing_mirror(path: str, origin: str) -> Path:
 
 def plan_fetch(source_id: str, spec: dict, mirror: Path | None) -> FetchPlan:
     """Choose the mirror copy when a mirror is configured, else the upstream URL."""
+    if "files" in spec:
+        return _plan_files(source_id, spec, mirror)
     upstream = spec["upstream"]
     url = upstream["url"]
     mirror_spec = spec.get("mirror")
@@ -165,6 +178,8 @@ def _download(plan: FetchPlan, part: Path, retries: int, timeout: float) -> tupl
 
 def fetch(plan: FetchPlan, dest_dir: str | Path, *, retries: int = 3, timeout: float = 60.0) -> dict:
     """Copy or download ``plan`` into ``dest_dir``, verify it, and write its manifest."""
+    if plan.files is not None:
+        return _fetch_files(plan, Path(dest_dir), retries, timeout)
     dest_dir = Path(dest_dir)
     dest_dir.mkdir(parents=True, exist_ok=True)
     target = dest_dir / plan.filename
@@ -218,3 +233,116 @@ def read_manifest(path: str | Path) -> dict:
         return json.loads(path.read_text())
     except FileNotFoundError:
         raise FetchError(f"{path}: no fetch manifest; run the download_source rule for this source first") from None
+
+
+def _plan_files(source_id: str, spec: dict, mirror: Path | None) -> FetchPlan:
+    """The plan of a repository-files source: the mirror's folder, else the raw base URL at the commit."""
+    where = f"sources.{source_id}"
+    for key in ("extract_prefix", "extract_members"):
+        if key in spec:
+            raise ConfigError(f"{where}.{key}: a source with files is not an archive; remove {key}")
+    for origin in ("upstream", "mirror"):
+        for key in ("sha256", "member", "filename"):
+            if key in spec.get(origin, {}):
+                raise ConfigError(f"{where}.{origin}.{key}: a source with files gives one sha256 per file under "
+                                  f"{where}.files (the same for both origins); remove {key}")
+    files = _checked_files(where, spec["files"])
+    url = spec["upstream"]["url"]
+    if not url.endswith("/"):
+        raise ConfigError(f"{where}.upstream.url: {url!r} must end with '/': it is the repository's raw base URL "
+                          "at the commit, and each file's path is appended to it")
+    mirror_spec = spec.get("mirror")
+    use_mirror = mirror is not None and mirror_spec
+    return FetchPlan(
+        source=source_id,
+        origin="mirror" if use_mirror else "upstream",
+        location=str(mirror / mirror_spec["path"]) if use_mirror else url,
+        filename=FILES,
+        upstream_url=url,
+        sha256=files_digest(files),
+        format=(mirror_spec if use_mirror else spec["upstream"]).get("format"),
+        files=files,
+    )
+
+
+def _checked_files(where: str, files) -> tuple[tuple[str, str], ...]:
+    """``files`` (relative path -> sha256) as sorted pairs; a path that leaves the folder or a malformed
+    sha256 is a configuration error."""
+    if not isinstance(files, dict) or not files:
+        raise ConfigError(f"{where}.files: expected a non-empty mapping of relative path -> sha256")
+    checked = []
+    for path, digest in files.items():
+        normalised = posixpath.normpath(str(path))
+        if (not isinstance(path, str) or path != normalised or path.startswith("/") or normalised == "."
+                or normalised.split("/")[0] == ".." or "\\" in path):
+            raise ConfigError(f"{where}.files: {path!r} is not a plain relative path inside the repository "
+                              "(no leading '/', no '.' or '..' components, '/' as separator)")
+        if not (isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest.lower())):
+            raise ConfigError(f"{where}.files.{path}: {digest!r} is not a sha256 (64 hexadecimal digits)")
+        checked.append((path, digest.lower()))
+    return tuple(sorted(checked))
+
+
+def files_digest(files: tuple[tuple[str, str], ...]) -> str:
+    """One sha256 for a set of files: that of their ``sha256sum``-style listing (``<sha256>  <path>``
+    lines, sorted by path)."""
+    listing = "".join(f"{digest}  {path}\n" for path, digest in sorted(files))
+    return hashlib.sha256(listing.encode("utf-8")).hexdigest()
+
+
+def _fetch_files(plan: FetchPlan, dest_dir: Path, retries: int, timeout: float) -> dict:
+    """Copy or download every file of a repository-files source into ``dest_dir/files/``, verify each
+    sha256, then put the folder in place and write the manifest. A failure leaves no partial folder."""
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    target = dest_dir / plan.filename
+    staging = dest_dir / (plan.filename + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    total = 0
+    try:
+        for path, expected in plan.files:
+            out = staging / path
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if plan.origin == "mirror":
+                location = str(Path(plan.location) / path)
+                if not Path(location).is_file():
+                    raise FetchError(
+                        f"source {plan.source!r}: mirror file {location} is missing. Restore it in the mirror, or set "
+                        f"data_mirror: none to download it from {plan.upstream_url}{path}."
+                    )
+                with open(location, "rb") as handle:
+                    actual, size = _copy_with_hash(handle, out, Path(location).stat().st_size,
+                                                   f"{plan.source} <- {location}")
+            else:
+                location = plan.location + urllib.parse.quote(path)
+                actual, size = _download(replace(plan, location=location), out, retries, timeout)
+            if actual != expected:
+                raise FetchError(
+                    f"source {plan.source!r}: checksum mismatch for {location}: expected sha256 {expected}, got "
+                    f"{actual}. The file is corrupt or a different version; fetch it again, or, if the new version "
+                    f"is intended, update its sha256 under sources.{plan.source}.files in the data catalogue "
+                    "(config/sources.yaml)."
+                )
+            total += size
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(staging, target)
+    log.info("%s: %d files (%d bytes) verified from %s", plan.source, len(plan.files), total, plan.location)
+    digest = files_digest(plan.files)
+    if plan.sha256 and plan.sha256 != digest:  # a plan edited by hand: the listing is what was verified
+        raise FetchError(f"source {plan.source!r}: the plan's sha256 {plan.sha256} is not that of its file list "
+                         f"({digest}); plan it again from the data catalogue")
+    manifest = {
+        **{k: v for k, v in asdict(plan).items() if k not in ("sha256", "files")},
+        "file": plan.filename,
+        "files": dict(plan.files),
+        "bytes": total,
+        "sha256": digest,
+        "expected_sha256": digest,
+        "verified": True,
+        "archive": False,
+    }
+    (dest_dir / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return manifest
