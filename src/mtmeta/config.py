@@ -63,14 +63,28 @@ def _check_external(config: dict) -> None:
         where = f"external_scores.{metric_id}"
         if metric_id in metrics.METRICS or metric_id in config["metric_settings"] or metric_id in config["metrics"]:
             raise ConfigError(f"{where}: {metric_id!r} is already a metric id of the study; give your metric another")
+        declared = "pairs" in spec
         for level in ("segment", "system"):
-            if level in spec and not Path(spec[level]).is_file():
+            if level in spec and not declared and not Path(spec[level]).is_file():
                 raise ConfigError(f"{where}.{level}: file {spec[level]} not found (relative paths are read from "
-                                  "the working directory)")
-        for dataset, lp in pairs_in(spec["segment"]):
+                                  "the working directory; a file the workflow writes needs the pairs listed under "
+                                  f"{where}.pairs)")
+        for dataset, lp in (_declared_pairs(spec) if declared else pairs_in(spec["segment"])):
             if dataset not in config["datasets"] or lp not in config["datasets"][dataset]["language_pairs"]:
-                raise ConfigError(f"{where}.segment: {spec['segment']} has scores for {dataset} {lp}, which is not a "
-                                  "configured dataset x language pair")
+                what = f"{where}.pairs names" if declared else f"{where}.segment: {spec['segment']} has scores for"
+                raise ConfigError(f"{what} {dataset} {lp}, which is not a configured dataset x language pair")
+
+
+def evalset_sources(ds: dict) -> list[str]:
+    """The catalogue sources an ``mtme`` dataset reads: its archive, or those its assembler reads."""
+    spec = ds["evalset"]
+    if "source" in spec:
+        return [spec["source"]]
+    if spec.get("assemble") == "wmt21":
+        from mtmeta.data.wmt21 import SOURCES
+
+        return list(SOURCES.values())
+    return []
 
 
 def _format(spec: dict, origin: str) -> str | None:
@@ -91,6 +105,13 @@ def _check_references(config: dict) -> None:
         if ds["kind"] == "evaluator":
             need(ds["data"], f"datasets.{name}.data")
             need(ds["labels"], f"datasets.{name}.labels")
+            continue
+        if ds["kind"] == "mtme":
+            for source in evalset_sources(ds):
+                need(source, f"datasets.{name}.evalset")
+            for lp in ds["references"]:
+                if lp not in lps:
+                    raise ConfigError(f"datasets.{name}.references names {lp}, not one of its language_pairs {lps}")
             continue
         need(ds["corpus"], f"datasets.{name}.corpus")
         judgments = ds["judgments"]
@@ -353,7 +374,12 @@ def external_pairs(config: dict) -> dict[str, list[tuple[str, str]]]:
     file's dataset and lp columns)."""
     from mtmeta.data.external import pairs_in
 
-    return {metric_id: pairs_in(spec["segment"]) for metric_id, spec in config.get("external_scores", {}).items()}
+    return {metric_id: _declared_pairs(spec) if "pairs" in spec else pairs_in(spec["segment"])
+            for metric_id, spec in config.get("external_scores", {}).items()}
+
+
+def _declared_pairs(spec: dict) -> list[tuple[str, str]]:
+    return [tuple(pair.split("/")) for pair in spec["pairs"]]
 
 
 class _StrictLoader(yaml.SafeLoader):

@@ -27,10 +27,13 @@ def signature_of(name: str, higher_is_better: bool, system_file, segment_file) -
 
 
 def pair_data(path: str | Path) -> PairData:
-    """The systems and segment ids of a prepared segment table."""
+    """The systems and segment ids of a prepared segment table (and, from the summary beside it, the
+    human translations, whose scores a user's metric may lack)."""
     segments = pd.read_parquet(path, columns=["system", "seg_id"])
+    summary = Path(path).with_name("summary.json")
+    humans = read_json(summary).get("human_translations", []) if summary.is_file() else []
     return PairData(tuple(sorted(segments["system"].unique())),
-                    tuple(int(s) for s in sorted(segments["seg_id"].unique())))
+                    tuple(int(s) for s in sorted(segments["seg_id"].unique())), tuple(humans))
 
 
 def study_pairs(config: dict, results: Path, wanted) -> dict[tuple[str, str], PairData]:

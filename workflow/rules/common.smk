@@ -5,10 +5,12 @@ import re
 from pathlib import Path
 
 from mtmeta import metrics as metric_registry
-from mtmeta.config import metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
+from mtmeta.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
 from mtmeta.data.corpus import target_language
 from mtmeta.data.prepare import judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
+from mtmeta.data.neural_scores import METRICS as NEURAL_METRICS
+from mtmeta.data.wmt21 import SOURCES as WMT21_SOURCES
 
 MIRROR = resolve_mirror(config["data_mirror"], [Path(workflow.basedir), Path.cwd()])
 PLANS = {name: plan_fetch(name, spec, MIRROR) for name, spec in config["sources"].items()}
@@ -24,10 +26,18 @@ FIGURE_METRICS = list(dict.fromkeys([*METRICS, *EXTERNAL]))
 
 # (dataset, lp) pairs in config order; the system-level ones have WMT-style system judgments.
 DATASET_LPS = [(name, lp) for name, ds in DATASETS.items() for lp in ds["language_pairs"]]
-SYSTEM_LEVEL_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["kind"] == "wmt"]
-# Pairs with segment-level judgments (a WMT pair may have official system scores only).
-JUDGED_LPS = [(name, lp) for name, lp in DATASET_LPS
-              if DATASETS[name]["kind"] == "evaluator" or judgment_source(DATASETS[name], lp) is not None]
+SYSTEM_LEVEL_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["kind"] in ("wmt", "mtme")]
+# Pairs with pairwise segment-level judgments (a WMT pair may have official system scores only; an
+# mt-metrics-eval set has segment scores, which its own protocols use: MTME_LPS).
+JUDGED_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["kind"] == "evaluator"
+              or (DATASETS[name]["kind"] == "wmt" and judgment_source(DATASETS[name], lp) is not None)]
+MTME_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["kind"] == "mtme"]
+# The eval sets the workflow assembles (evalset: {assemble: NAME}), each with the dataset id of each
+# of its test sets.
+ASSEMBLED = {}
+for _name, _ds in DATASETS.items():
+    if _ds["kind"] == "mtme" and "assemble" in _ds["evalset"]:
+        ASSEMBLED.setdefault(_ds["evalset"]["assemble"], {})[_ds["testset"]] = _name
 
 
 wildcard_constraints:
@@ -53,12 +63,25 @@ def dataset_sources(dataset, lp):
     ds = DATASETS[dataset]
     if ds["kind"] == "evaluator":
         return [ds["data"], ds["labels"]]
+    if ds["kind"] == "mtme":
+        return [] if "assemble" in ds["evalset"] else evalset_sources(ds)
     official = [ds["official_scores"]["source"]] if "official_scores" in ds else []
     return [s for s in [ds["corpus"], judgment_source(ds, lp), *official] if s is not None]
 
 
+def assembly_inputs(wildcards):
+    """The repositories the WMT21 eval sets are assembled from (mtmeta.data.wmt21.SOURCES, by role)."""
+    return {role: f"resources/{source}/manifest.json" for role, source in WMT21_SOURCES.items()}
+
+
 def prepare_inputs(wildcards):
-    return [item for source in dataset_sources(wildcards.dataset, wildcards.lp) for item in source_inputs(source)]
+    inputs = [item for source in dataset_sources(wildcards.dataset, wildcards.lp) for item in source_inputs(source)]
+    evalset = DATASETS[wildcards.dataset].get("evalset", {})
+    if "assemble" in evalset:
+        inputs.append(f"results/evalsets/{evalset['assemble']}")
+    elif "path" in evalset:
+        inputs.append(evalset["path"])  # a user's mt-metrics-eval data: a change there reruns the pair
+    return inputs
 
 
 def fetch_plan(wildcards):
@@ -132,6 +155,8 @@ def evaluation_inputs(wildcards):
     metric_id, pairs = wildcards.metric, metric_pairs(wildcards.metric)
     return {"summaries": prepared("summary.json", pairs), "human_scores": prepared("human_scores.tsv", pairs),
             "comparisons": prepared("comparisons.parquet", pairs),
+            "human_segments": prepared("human_segments.parquet", pairs),
+            "human_translations": prepared("human_translations.tsv", pairs),
             "segments": [f"results/scores/{d}/{lp}/{metric_id}.seg.parquet" for d, lp in pairs],
             "systems": [f"results/scores/{d}/{lp}/{metric_id}.sys.tsv" for d, lp in pairs]}
 
@@ -199,7 +224,7 @@ def corpus_inputs(wildcards):
         for name, ds in DATASETS.items():
             if ds["kind"] == "wmt":
                 inputs += source_inputs(ds["corpus"])
-            elif any(target_language(lp) == wildcards.lang for lp in ds["language_pairs"]):
+            elif ds["kind"] == "evaluator" and any(target_language(lp) == wildcards.lang for lp in ds["language_pairs"]):
                 inputs += [f"results/datasets/{name}/{lp}/segments.parquet" for lp in ds["language_pairs"]]
     return list(dict.fromkeys(inputs))
 
@@ -220,7 +245,7 @@ def corpus_plan(wildcards):
                     seen.add(key)
                     plan.append({"kind": "wmt", "dataset": name, "source": ds["corpus"], "layout": ds["layout"],
                                  "exclude_files": ds["exclude_files"]})
-            elif any(target_language(lp) == wildcards.lang for lp in ds["language_pairs"]):
+            elif ds["kind"] == "evaluator" and any(target_language(lp) == wildcards.lang for lp in ds["language_pairs"]):
                 plan.append({"kind": "segments", "dataset": name, "tokenized": ds.get("tokenized", False),
                              "files": [f"results/datasets/{name}/{lp}/segments.parquet" for lp in ds["language_pairs"]]})
     return plan

@@ -41,6 +41,29 @@ rule extract_archive:
         "../scripts/extract_archive.py"
 
 
+rule assemble_wmt21:
+    # The WMT21 MQM eval sets, from their three public repositories, in mt-metrics-eval's layout
+    # (mtmeta.data.wmt21): what an `mtme` dataset with `evalset: {assemble: wmt21}` reads. Beside
+    # them, the en-ru neural metrics' scores as "bring your own scores" files (for external_scores).
+    priority: 20
+    input:
+        unpack(assembly_inputs),
+    output:
+        evalsets=directory("results/evalsets/wmt21"),
+        external=expand("results/external/wmt21/{metric}.seg.tsv", metric=NEURAL_METRICS),
+    params:
+        datasets=ASSEMBLED.get("wmt21", {}),
+    log:
+        "results/logs/assemble_wmt21.log",
+    benchmark:
+        "results/benchmarks/assemble_wmt21.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/assemble_wmt21.py"
+
+
 rule prepare_dataset:
     # Cheap, and every long job (alignment, embeddings, scoring) waits for it: run these first.
     priority: 20
@@ -52,6 +75,8 @@ rule prepare_dataset:
         human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
         report="results/datasets/{dataset}/{lp}/report.tsv",
         summary="results/datasets/{dataset}/{lp}/summary.json",
+        human_segments="results/datasets/{dataset}/{lp}/human_segments.parquet",
+        human_translations="results/datasets/{dataset}/{lp}/human_translations.tsv",
     params:
         dataset=dataset_config,
     log:

@@ -14,6 +14,7 @@ rule evaluate_metric:
         system_level="results/metaeval/{metric}/system_level.tsv",
         segment_level="results/metaeval/{metric}/segment_level.tsv",
         system_bootstrap="results/metaeval/{metric}/system_bootstrap.tsv",
+        protocols="results/metaeval/{metric}/protocols.tsv",
     params:
         metric=lambda wildcards: metric_entry(wildcards.metric),
         pairs=lambda wildcards: evaluation_pairs(wildcards.metric),
@@ -45,6 +46,25 @@ rule collect_system_level:
         "results/logs/collect_system_level.log",
     benchmark:
         "results/benchmarks/collect_system_level.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/collect_tables.py"
+
+
+rule collect_protocols:
+    input:
+        metric_pieces("protocols", metrics_with(SYSTEM_LEVEL_LPS)),
+    output:
+        tsv="results/correlations/protocols.tsv",
+    params:
+        order=study_order(SYSTEM_LEVEL_LPS),
+    log:
+        "results/logs/collect_protocols.log",
+    benchmark:
+        "results/benchmarks/collect_protocols.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -169,6 +189,7 @@ rule tables:
         rules.collect_system_level.output.tsv,
         rules.collect_segment_level.output.tsv,
         rules.collect_system_bootstrap.output.tsv,
+        rules.collect_protocols.output.tsv,
         rules.test_significance.output,
         rules.collect_exclusions.output[0],
         expand("results/figures/system_scatter.{metric}.{ext}", metric=FIGURE_METRICS, ext=["png", "pdf"]),

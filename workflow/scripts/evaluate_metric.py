@@ -17,7 +17,8 @@ def main(snakemake):
         pairs.append(PairInputs(read_json(inputs.summaries[number]), read_tsv(inputs.human_scores[number]),
                                 pd.read_parquet(inputs.comparisons[number]), pd.read_parquet(inputs.segments[number]),
                                 read_tsv(inputs.systems[number]), pair["system_level"], pair["judged"],
-                                pair["tokenized"]))
+                                pair["tokenized"], pd.read_parquet(inputs.human_segments[number]),
+                                read_tsv(inputs.human_translations[number])))
     tables = evaluate_metric(MetricSpec.of(params.metric), pairs, params.bootstrap["draws"], params.bootstrap["seed"])
     for name, table in tables.items():
         write_tsv(table, snakemake.output[name])

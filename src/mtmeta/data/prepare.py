@@ -9,13 +9,23 @@ manifests, and writes, under the output directory:
                          and (for a dataset with ``official_scores``) the official human score
 ``report.tsv``           everything excluded, renamed or unmatched, with counts and the action taken
 ``summary.json``         counts (systems, segments, ranking tasks, comparisons) and provenance
+``human_segments.parquet``  one row per system x segment with a segment-level human score (system,
+                         seg_id, one column per score name, NaN where unrated): MQM, DA ... of an
+                         mt-metrics-eval EvalSet (empty for pairwise judgments)
+``human_translations.tsv``  the system-level human scores of the human translations scored as
+                         systems (an EvalSet's references other than the standard one); they are
+                         left out of ``human_scores.tsv``, which holds the MT systems only
+
+A dataset of kind ``mtme`` is an EvalSet of mt-metrics-eval's layout (:mod:`mtmeta.data.evalset`):
+a user's download of its data (``evalset.path``), an archive source (``evalset.source``), or one the
+workflow assembled (``evalset.assemble``, e.g. the WMT21 MQM sets, :mod:`mtmeta.data.wmt21`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -38,6 +48,9 @@ from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS, system_scores
 log = logging.getLogger(__name__)
 
 
+COMPARISON_COLUMNS = ["lp", "seg_id", "sys_a", "sys_b", "outcome", "task"]
+
+
 @dataclass
 class Prepared:
     segments: pd.DataFrame
@@ -45,6 +58,8 @@ class Prepared:
     human_scores: pd.DataFrame
     report: Report
     summary: dict
+    human_segments: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["system", "seg_id"]))
+    human_translations: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["system"]))
 
 
 
@@ -237,10 +252,110 @@ def prepare_evaluator(name: str, ds: dict, lp: str, resources: Path) -> Prepared
     return Prepared(segments, judgments.comparisons, human, judgments.report, summary)
 
 
-def prepare(name: str, ds: dict, lp: str, resources: str | Path) -> Prepared:
+def evalset_root(ds: dict, resources: Path, assembled: str | Path = "results/evalsets") -> Path:
+    """The directory holding an ``mtme`` dataset's test set (``<root>/<testset>/``)."""
+    spec = ds["evalset"]
+    if "path" in spec:
+        return Path(spec["path"]).expanduser()
+    if "source" in spec:
+        root, _ = source_file(resources, spec["source"])
+        return root / spec.get("root", "")
+    return Path(assembled) / spec["assemble"]
+
+
+def prepare_mtme(name: str, ds: dict, lp: str, resources: Path, assembled: str | Path = "results/evalsets") -> Prepared:
+    """One pair of an mt-metrics-eval EvalSet: every system's output against the standard reference
+    (the other references are scored as systems, the human translations), the segment- and
+    system-level human scores of every name the set has (``human_score`` first: the pair's primary
+    one), no pairwise comparisons."""
+    from mtmeta.data.evalset import read_evalset
+
+    root = evalset_root(ds, resources, assembled)
+    evalset = read_evalset(root, ds["testset"], lp, std_ref=ds.get("references", {}).get(lp))
+    report = Report()
+    where = str(root / ds["testset"])
+    segments = evalset.segments()
+    own = segments["system"] == evalset.std_ref
+    if own.any():
+        report.add("standard_reference", f"{lp}: {evalset.std_ref} is the reference", int(own.sum()),
+                   "not scored as a system (a reference against itself)", where)
+        segments = segments.loc[~own]
+    missing = segments.loc[segments["hypothesis"].isna()].groupby("system")["seg_id"].count()
+    for system, count in missing.items():
+        report.add("missing_output", f"{lp}: {system} has no output for {count} segments", int(count),
+                   "system excluded (a corpus score over fewer segments is not comparable)", where)
+    segments = segments.loc[~segments["system"].isin(missing.index)].reset_index(drop=True)
+    systems = sorted(segments["system"].unique())
+    humans = [s for s in evalset.human_systems if s in systems]
+    names = _human_score_names(evalset, ds.get("human_score", "mqm"), lp, where)
+    human_segments = pd.DataFrame({"system": segments["system"], "seg_id": segments["seg_id"]})
+    system_scores = pd.DataFrame({"system": systems})
+    for score in names:
+        seg, sys = _human_scores(evalset, score, set(systems), report, lp, where)
+        if seg is not None:
+            human_segments = human_segments.merge(seg.rename(columns={"score": score}), on=["system", "seg_id"],
+                                                  how="left")
+        system_scores = system_scores.merge(sys.rename(columns={"score": score}), on="system", how="left")
+    unjudged = system_scores.loc[system_scores[names].isna().all(axis=1), "system"].tolist()
+    for system in unjudged:
+        report.add("unjudged_system", f"{lp}: {system}", int((segments["system"] == system).sum()),
+                   "scored, but left out of system-level correlations (no human score)", where)
+    scored = system_scores.loc[~system_scores["system"].isin(unjudged)]
+    summary = {
+        "dataset": name, "description": ds["description"], "lp": lp, "system_level": True, "kind": "mtme",
+        "testset": ds["testset"], "reference": evalset.std_ref, "human_translations": humans,
+        "n_systems": len(systems) - len(humans), "n_judged_systems": int((~scored["system"].isin(humans)).sum()),
+        "n_segments": evalset.n_segments,
+        # Segments with the primary score for some system (the rated subset; 0 if it is system level only).
+        "n_judged_segments": int(human_segments.loc[human_segments[names[0]].notna(), "seg_id"].nunique())
+        if names[0] in human_segments else 0,
+        "n_tasks": 0, "n_comparisons": 0, "n_comparisons_read": 0,
+        "human_scores": names, "segment_human_scores": [c for c in names if c in human_segments],
+        "evalset": {"root": str(root), **{k: v for k, v in ds["evalset"].items() if k != "path"}},
+    }
+    comparisons = pd.DataFrame(columns=COMPARISON_COLUMNS)
+    return Prepared(segments[["system", "seg_id", "hypothesis", "reference", "source"]], comparisons,
+                    scored.loc[~scored["system"].isin(humans)].reset_index(drop=True), report, summary,
+                    human_segments, scored.loc[scored["system"].isin(humans)].reset_index(drop=True))
+
+
+def _human_score_names(evalset, primary: str, lp: str, where: str) -> list[str]:
+    """The human score names of a pair with system-level scores (given or as means of segment scores),
+    the primary one first; a pair without the primary one is an error."""
+    levels = evalset.human_score_names
+    names = sorted(set(levels.get("sys", [])) | set(levels.get("seg", [])))
+    if primary not in names:
+        raise InputError(where, f"{lp} has no human score {primary!r} (it has {', '.join(names) or 'none'})",
+                         expected=f"human-scores/{lp}.{primary}.sys.score or .seg.score",
+                         hint="Set the dataset's human_score to one it has")
+    return [primary, *(n for n in names if n != primary)]
+
+
+def _human_scores(evalset, name: str, systems: set[str], report: Report, lp: str, where: str):
+    """A human score's segment table (or None) and system table: read at system level, else the mean
+    of each system's rated segments (reported)."""
+    levels = evalset.human_score_names
+    seg = evalset.human_segment_scores(name) if name in levels.get("seg", []) else None
+    if name in levels.get("sys", []):
+        sys = evalset.human_system_scores(name)
+    else:
+        sys = seg.groupby("system", as_index=False)["score"].mean()
+        report.add("system_score_from_segments", f"{lp}: {name}", len(sys),
+                   "system score = mean of the system's rated segments (no system-level file)", where)
+    others = sorted(set(sys["system"]) - systems)
+    if others:
+        report.add("human_score_of_unscored_system", f"{lp}: {name} of {', '.join(others)}", len(others),
+                   "left out: not scored as a system here (the standard reference, or excluded above)", where)
+    return seg, sys.loc[sys["system"].isin(systems)]
+
+
+def prepare(name: str, ds: dict, lp: str, resources: str | Path,
+            assembled: str | Path = "results/evalsets") -> Prepared:
     split_lp(lp)
     if lp not in ds["language_pairs"]:
         raise InputError("config", f"dataset {name} has no language pair {lp}", expected=str(ds["language_pairs"]))
+    if ds["kind"] == "mtme":
+        return prepare_mtme(name, ds, lp, Path(resources), assembled)
     builder = prepare_evaluator if ds["kind"] == "evaluator" else prepare_wmt
     return builder(name, ds, lp, Path(resources))
 
@@ -251,5 +366,7 @@ def write_prepared(prepared: Prepared, outdir: str | Path) -> None:
     prepared.segments.to_parquet(outdir / "segments.parquet", index=False)
     prepared.comparisons.to_parquet(outdir / "comparisons.parquet", index=False)
     write_tsv(prepared.human_scores, outdir / "human_scores.tsv")
+    prepared.human_segments.to_parquet(outdir / "human_segments.parquet", index=False)
+    write_tsv(prepared.human_translations, outdir / "human_translations.tsv")
     prepared.report.to_frame().to_csv(outdir / "report.tsv", sep="\t", index=False)
     (outdir / "summary.json").write_text(json.dumps(prepared.summary, indent=2, sort_keys=True) + "\n")

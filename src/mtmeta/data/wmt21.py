@@ -61,6 +61,10 @@ SYSTEM_NAMES = {
     "HUMAN": "refA",
 }
 
+# The catalogue's sources of the three repositories (config/sources.yaml), by role: what a dataset
+# with `evalset: {assemble: wmt21}` needs (mtmeta.config checks that they are declared).
+SOURCES = {"google": "wmt_mqm_human_evaluation", "news": "wmt21_news_systems", "unbabel": "wmt21_en_ru_mqm"}
+
 NEWS_REFERENCES = {"en-de": ("A", "C", "D"), "zh-en": ("A",), "en-ru": ("A", "B")}
 # mt-metrics-eval's standard reference where this data cannot follow it.
 STD_REF_HERE = {(NEWS, "zh-en"): "refA"}

@@ -21,15 +21,24 @@ BOOTSTRAP_COLUMNS = [
 
 def bootstrap_table(summary: dict, comparisons: pd.DataFrame, human: pd.DataFrame,
                     seg_tables: dict[str, pd.DataFrame], metric_objects: dict[str, Metric], draws: int = 1000,
-                    seed: int = 12345, alpha: float = 0.05) -> pd.DataFrame:
+                    seed: int = 12345, alpha: float = 0.05,
+                    human_segments: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per metric x human score: the observed correlations and their intervals
-    (``interval_method``: ``bootstrap`` for the scores computed from judgments, ``fisher-z`` for the
-    official score, whose interval covers Pearson only)."""
+    (``interval_method``: ``bootstrap`` for the scores computed from judgments and for segment-level
+    human scores (``human_segments``: an mt-metrics-eval set's MQM, DA ...; each system's score
+    re-aggregated as the mean of its resampled rated segments), ``fisher-z`` for the official score
+    and for a human score known at system level only, whose interval covers Pearson only)."""
     rows = []
     if not comparisons.empty:
         rows += _bootstrap_rows(summary, comparisons, human, seg_tables, metric_objects, draws, seed, alpha)
     if OFFICIAL in human and human[OFFICIAL].notna().any():
         rows += _fisher_rows(summary, human, seg_tables, metric_objects, alpha)
+    for name in summary.get("human_scores", []) if summary.get("kind") == "mtme" else []:
+        if human_segments is not None and name in human_segments:
+            rows += _segment_score_rows(summary, human, human_segments, name, seg_tables, metric_objects, draws,
+                                        seed, alpha)
+        else:
+            rows += _fisher_rows(summary, human, seg_tables, metric_objects, alpha, name)
     return pd.DataFrame(rows, columns=BOOTSTRAP_COLUMNS)
 
 
@@ -46,8 +55,8 @@ def _system_statistics(metric_id: str, table: pd.DataFrame, systems: list[str]) 
 
 
 def _fisher_rows(summary: dict, human: pd.DataFrame, seg_tables: dict[str, pd.DataFrame],
-                 metric_objects: dict[str, Metric], alpha: float) -> list[dict]:
-    official = human.dropna(subset=[OFFICIAL]).set_index("system")[OFFICIAL]
+                 metric_objects: dict[str, Metric], alpha: float, name: str = OFFICIAL) -> list[dict]:
+    official = human.dropna(subset=[name]).set_index("system")[name]
     rows = []
     for metric_id, table in seg_tables.items():
         metric = metric_objects[metric_id]
@@ -56,7 +65,7 @@ def _fisher_rows(summary: dict, human: pd.DataFrame, seg_tables: dict[str, pd.Da
         observed = np.array([metric.corpus_score(per_system[s]) for s in official.index])
         point = correlations(sign * observed, official.to_numpy(dtype=float))
         low, high = fisher_z_interval(point["pearson"], len(official), alpha)
-        rows.append({"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id, "human_score": OFFICIAL,
+        rows.append({"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id, "human_score": name,
                      "n_systems": len(official), "pearson": point["pearson"], "spearman": point["spearman"],
                      "kendall": point["kendall"], "draws": 0, "pearson_low": low, "pearson_high": high,
                      "pearson_undefined_draws": 0, "spearman_low": np.nan, "spearman_high": np.nan,
@@ -88,4 +97,36 @@ def _bootstrap_rows(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
                          "n_systems": len(judged), "pearson": point["pearson"], "spearman": point["spearman"],
                          "kendall": point["kendall"], **intervals, "seed": seed, "confidence": 1 - alpha,
                          "interval_method": "bootstrap"})
+    return rows
+
+
+def _segment_score_rows(summary: dict, human: pd.DataFrame, human_segments: pd.DataFrame, name: str,
+                        seg_tables: dict[str, pd.DataFrame], metric_objects: dict[str, Metric], draws: int,
+                        seed: int, alpha: float) -> list[dict]:
+    """Segments resampled; each draw re-aggregates the metric (from its statistics, over all segments)
+    and the human score (each system's mean over its resampled rated segments); the point values are
+    the study's (the human system scores as the set gives them)."""
+    observed_human = human.dropna(subset=[name]).set_index("system")[name]
+    judged = sorted(observed_human.index)
+    seg_ids = np.sort(next(iter(seg_tables.values()))["seg_id"].unique())
+    weights = resample_weights(len(seg_ids), draws, seed)
+    grid = human_segments.pivot(index="system", columns="seg_id", values=name).reindex(index=judged, columns=seg_ids)
+    rated = grid.notna().to_numpy(dtype=float)
+    totals = weights @ (np.nan_to_num(grid.to_numpy(dtype=float)) * rated).T
+    counts = weights @ rated.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        human_draws = np.where(counts > 0, totals / np.where(counts > 0, counts, 1), np.nan)
+    rows = []
+    for metric_id, table in seg_tables.items():
+        metric = metric_objects[metric_id]
+        sign = 1.0 if metric.higher_is_better else -1.0
+        per_system = _system_statistics(metric_id, table, judged)
+        observed = np.array([metric.corpus_score(per_system[s]) for s in judged])
+        metric_draws = np.column_stack([metric.corpus_scores_weighted(per_system[s], weights) for s in judged])
+        point = correlations(sign * observed, observed_human.loc[judged].to_numpy(dtype=float))
+        intervals = bootstrap_intervals(sign * metric_draws, human_draws, alpha)
+        rows.append({"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id, "human_score": name,
+                     "n_systems": len(judged), "pearson": point["pearson"], "spearman": point["spearman"],
+                     "kendall": point["kendall"], **intervals, "seed": seed, "confidence": 1 - alpha,
+                     "interval_method": "bootstrap"})
     return rows

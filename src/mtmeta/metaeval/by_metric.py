@@ -15,12 +15,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from mtmeta.metaeval.bootstrap import BOOTSTRAP_COLUMNS, bootstrap_table
+from mtmeta.metaeval.protocols import PROTOCOL_COLUMNS, PairScores, protocol_rows
 from mtmeta.metaeval.segment_level import SEGMENT_LEVEL_COLUMNS, segment_level_agreement
-from mtmeta.metaeval.system_level import SYSTEM_LEVEL_COLUMNS, system_level_correlations
+from mtmeta.metaeval.system_level import SYSTEM_LEVEL_COLUMNS, primary_human_score, system_level_correlations
 from mtmeta.metrics.spec import MetricSpec
 
 TABLES = {"system_level": SYSTEM_LEVEL_COLUMNS, "segment_level": SEGMENT_LEVEL_COLUMNS,
-          "system_bootstrap": BOOTSTRAP_COLUMNS}
+          "system_bootstrap": BOOTSTRAP_COLUMNS, "protocols": PROTOCOL_COLUMNS}
 
 
 @dataclass
@@ -35,6 +36,10 @@ class PairInputs:
     system_level: bool  # the pair has human system scores
     judged: bool  # the pair has pairwise segment judgments
     tokenized: bool = False
+    # An mt-metrics-eval set's segment-level human scores (system, seg_id, one column per name) and its
+    # human translations' system scores; empty for the other kinds.
+    human_segments: pd.DataFrame | None = None
+    human_translations: pd.DataFrame | None = None
 
 
 def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed: int) -> dict[str, pd.DataFrame]:
@@ -48,11 +53,23 @@ def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed:
             metric = spec.build(lp.split("-")[1], pair.tokenized)
             frames["system_bootstrap"].append(bootstrap_table(pair.summary, pair.comparisons, pair.human,
                                                               {spec.id: pair.segments}, {spec.id: metric},
-                                                              draws=draws, seed=seed))
+                                                              draws=draws, seed=seed,
+                                                              human_segments=pair.human_segments))
+            # mt-metrics-eval's protocols: against every human score of an MQM/DA set, against the
+            # primary one ("> others", or the official score) of a WMT12-14 pair.
+            names = (pair.summary["human_scores"] if pair.summary.get("kind") == "mtme"
+                     else [primary_human_score(pair.human)])
+            scores = PairScores(pair.summary, pair.human, _or_empty(pair.human_translations),
+                                _or_empty(pair.human_segments), pair.segments, pair.systems)
+            frames["protocols"].append(protocol_rows(spec.id, metric, scores, names, draws=draws, seed=seed))
         if pair.judged:
             frames["segment_level"].append(segment_level_agreement(pair.summary, pair.comparisons, pair.segments,
                                                                    spec.id, spec.higher_is_better))
     return {name: _concat(frames[name], columns) for name, columns in TABLES.items()}
+
+
+def _or_empty(table: pd.DataFrame | None) -> pd.DataFrame:
+    return pd.DataFrame(columns=["system"]) if table is None else table
 
 
 def _concat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS
+from mtmeta.stats.human import COLUMNS, OFFICIAL, SCORE_COLUMNS
+
+NOT_SCORES = set(COLUMNS) - set(SCORE_COLUMNS)  # the counts beside the scores computed from judgments
 
 SYSTEM_LEVEL_COLUMNS = [
     "dataset", "lp", "metric", "human_score", "n_systems", "n_systems_unjudged",
@@ -28,6 +30,9 @@ def system_level_correlations(
     signatures = system_scores["signature"].unique()
     if len(signatures) != 1:
         raise ValueError(f"{metric_id}: expected one signature per score file, found {list(signatures)}")
+    # The human translations an mt-metrics-eval set scores as systems are not MT systems: left out here
+    # (human_scores.tsv holds the MT systems), not counted as unjudged (the MTME tables add them back).
+    system_scores = system_scores[~system_scores["system"].isin(summary.get("human_translations", []))]
     joined = system_scores.merge(human, on="system", how="inner", validate="one_to_one")
     sign = 1.0 if higher_is_better else -1.0
     rows = []
@@ -57,19 +62,25 @@ def system_level_correlations(
 
 def human_scores_of(human: pd.DataFrame) -> list[str]:
     """The human scores a pair's table holds: the three computed from judgments (if it has any
-    judgments) and the official score (if the dataset reads one)."""
-    computed = [c for c in SCORE_COLUMNS if c in human]
-    if OFFICIAL in human and not human[computed].notna().any().any():
-        computed = []  # a pair without judgments
-    return [*computed, *([OFFICIAL] if OFFICIAL in human and human[OFFICIAL].notna().any() else [])]
+    judgments), the official score (if the dataset reads one), or the scores an mt-metrics-eval set
+    has (MQM, DA ...; every other column, the primary one first, as prepare writes them)."""
+    if any(c in human for c in SCORE_COLUMNS) or OFFICIAL in human:
+        computed = [c for c in SCORE_COLUMNS if c in human]
+        if OFFICIAL in human and not human[computed].notna().any().any():
+            computed = []  # a pair without judgments
+        return [*computed, *([OFFICIAL] if OFFICIAL in human and human[OFFICIAL].notna().any() else [])]
+    return [c for c in human.columns if c not in NOT_SCORES and human[c].notna().any()]
 
 
 def primary_human_score(human: pd.DataFrame, preferred: str = "gt_others") -> str:
     """The human score a pair's single-score tables use (Williams groups, overview, scatter plots):
-    ``preferred`` where the pair has it, else the official score (pairs without judgments)."""
+    ``preferred`` where the pair has it, else the official score (pairs without judgments), else an
+    mt-metrics-eval set's primary score (its first)."""
     available = human_scores_of(human)
     if preferred in available:
         return preferred
     if OFFICIAL in available:
         return OFFICIAL
+    if available and not any(c in human for c in SCORE_COLUMNS):
+        return available[0]
     raise ValueError(f"no human score {preferred!r} (have: {', '.join(available) or 'none'})")

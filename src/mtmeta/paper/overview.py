@@ -29,10 +29,16 @@ def overview_table(system_level: pd.DataFrame, segment_level: pd.DataFrame, rank
 
 
 def primary_rows(system_level: pd.DataFrame) -> pd.DataFrame:
-    """The rows with "> others", and for a pair without it (no judgments) those with the official score."""
-    judged = system_level.groupby(["dataset", "lp"])["human_score"].transform(lambda s: (s == "gt_others").any())
-    return system_level[(system_level["human_score"] == "gt_others")
-                        | (~judged & (system_level["human_score"] == "official"))]
+    """Each pair's rows with its primary human score: "> others"; for a pair without judgments the
+    official score; for an mt-metrics-eval set its primary score (MQM), the first of its rows."""
+    def primary(scores: pd.Series) -> str:
+        for name in ("gt_others", "official"):
+            if (scores == name).any():
+                return name
+        return scores.iloc[0]
+
+    chosen = system_level.groupby(["dataset", "lp"], sort=False)["human_score"].transform(primary)
+    return system_level[system_level["human_score"] == chosen]
 
 
 def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
