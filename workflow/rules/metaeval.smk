@@ -161,6 +161,70 @@ rule test_significance:
         "../scripts/test_significance.py"
 
 
+rule rank_metrics:
+    # mt-metrics-eval's permutation tests between every two metrics of a pair (beside Williams'):
+    # about a second per WMT12-14 pair, 5-10 s per MQM set (its segment-level pairwise tests).
+    input:
+        unpack(ranking_inputs),
+    output:
+        "results/significance/{dataset}/{lp}/clusters.tsv",
+    params:
+        pairs=lambda wildcards: ranking_pairs([(wildcards.dataset, wildcards.lp)]),
+        pooled=False,
+        draws=config["permutation"]["draws"],
+        seed=config["permutation"]["seed"],
+        level=config["significance_level"],
+    log:
+        "results/logs/rank_metrics/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/rank_metrics/{dataset}/{lp}.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/rank_metrics.py"
+
+
+rule rank_metrics_pooled:
+    # Global pairwise accuracy over the MQM sets (Kocmi et al. 2021), of the metrics scored on all of them.
+    input:
+        unpack(pooled_ranking_inputs),
+    output:
+        "results/significance/global_accuracy.tsv",
+    params:
+        pairs=ranking_pairs(MTME_LPS, segments=False),
+        pooled=True,
+        draws=config["permutation"]["draws"],
+        seed=config["permutation"]["seed"],
+        level=config["significance_level"],
+    log:
+        "results/logs/rank_metrics_pooled.log",
+    benchmark:
+        "results/benchmarks/rank_metrics_pooled.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/rank_metrics.py"
+
+
+rule collect_clusters:
+    input:
+        [f"results/significance/{d}/{lp}/clusters.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+    output:
+        tsv="results/significance/clusters.tsv",
+    log:
+        "results/logs/collect_clusters.log",
+    benchmark:
+        "results/benchmarks/collect_clusters.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/collect_tables.py"
+
+
 rule sweep_parameters:
     input:
         unpack(sweep_inputs),
@@ -187,9 +251,11 @@ rule tables:
     localrule: True
     input:
         rules.collect_system_level.output.tsv,
-        rules.collect_segment_level.output.tsv,
+        rules.collect_segment_level.output.tsv if JUDGED_LPS else [],
         rules.collect_system_bootstrap.output.tsv,
         rules.collect_protocols.output.tsv,
         rules.test_significance.output,
+        rules.collect_clusters.output.tsv,
+        rules.rank_metrics_pooled.output if MTME_LPS else [],
         rules.collect_exclusions.output[0],
         expand("results/figures/system_scatter.{metric}.{ext}", metric=FIGURE_METRICS, ext=["png", "pdf"]),

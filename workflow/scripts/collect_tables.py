@@ -1,5 +1,7 @@
-"""Rules collect_*: every metric's piece of a table joined into the study-wide table (TSV, and
-Markdown where the rule writes one), rows in the study's order."""
+"""Rules collect_*: every metric's (or pair's) piece of a table joined into the study-wide table (TSV,
+and Markdown where the rule writes one), rows in the study's order."""
+
+import pandas as pd
 
 from mtmeta.io import markdown_table, read_tsv, write_text, write_tsv
 from mtmeta.logsetup import configure
@@ -8,7 +10,11 @@ from mtmeta.metaeval.by_metric import join_pieces
 
 def main(snakemake):
     configure(snakemake.log[0])
-    table = join_pieces([read_tsv(path) for path in snakemake.input], [tuple(key) for key in snakemake.params.order])
+    pieces = [read_tsv(path) for path in snakemake.input]
+    order = snakemake.params.get("order")
+    # Per-metric pieces are sorted into the study's order; per-pair tables (order None) are stacked.
+    table = (join_pieces(pieces, [tuple(key) for key in order]) if order is not None
+             else pd.concat(pieces, ignore_index=True))
     write_tsv(table, snakemake.output.tsv)
     if "markdown" in snakemake.output.keys():
         write_text(snakemake.output.markdown, markdown_table(table))
