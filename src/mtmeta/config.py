@@ -343,6 +343,12 @@ def check_paper(config: dict, check_metric) -> None:
             for lp in config["datasets"][dataset]["language_pairs"]:
                 for metric_id in paper["wmt_baselines"]["metrics"]:
                     scored(metric_id, dataset, lp, f"{where}.metrics")
+    if "mqm" in paper:
+        for target in paper["mqm"].get("categories", []):
+            dataset, _ = target_of(target, "paper.mqm.categories")
+            if config["datasets"][dataset]["kind"] != "mtme":
+                raise ConfigError(f"paper.mqm.categories names {target}, which is not an mt-metrics-eval (mtme) "
+                                  "dataset with an MQM error annotation")
     if "sensitivity" in paper:
         where = "paper.sensitivity"
         section = paper["sensitivity"]

@@ -144,11 +144,16 @@ def all_pair_scores(pairs, kind):
 
 
 # Meta-evaluation (metaeval.smk): one job per metric, joined into the study-wide tables.
+# The pairs whose MQM error annotation the category analysis reads (config paper.mqm.categories).
+CATEGORY_LPS = [tuple(t.split("/")) for t in config["paper"].get("mqm", {}).get("categories", [])]
+
+
 def evaluation_pairs(metric_id):
     """The pairs a metric is meta-evaluated on, and what each has (system-level human scores,
-    pairwise segment judgments)."""
+    pairwise segment judgments, MQM restricted to error categories)."""
     return [{"dataset": d, "lp": lp, "system_level": (d, lp) in SYSTEM_LEVEL_LPS, "judged": (d, lp) in JUDGED_LPS,
-             "tokenized": DATASETS[d].get("tokenized", False)} for d, lp in metric_pairs(metric_id)]
+             "tokenized": DATASETS[d].get("tokenized", False), "categories": (d, lp) in CATEGORY_LPS}
+            for d, lp in metric_pairs(metric_id)]
 
 
 def evaluation_inputs(wildcards):
@@ -158,7 +163,9 @@ def evaluation_inputs(wildcards):
             "human_segments": prepared("human_segments.parquet", pairs),
             "human_translations": prepared("human_translations.tsv", pairs),
             "segments": [f"results/scores/{d}/{lp}/{metric_id}.seg.parquet" for d, lp in pairs],
-            "systems": [f"results/scores/{d}/{lp}/{metric_id}.sys.tsv" for d, lp in pairs]}
+            "systems": [f"results/scores/{d}/{lp}/{metric_id}.sys.tsv" for d, lp in pairs],
+            "categories": [f"results/datasets/{d}/{lp}/human_categories.parquet" for d, lp in pairs
+                           if (d, lp) in CATEGORY_LPS]}
 
 
 def metrics_with(pairs):

@@ -92,6 +92,28 @@ rule prepare_dataset:
         "../scripts/prepare_dataset.py"
 
 
+rule categorise_mqm_errors:
+    # Where metrics go blind: each segment's MQM counting one kind of error only (a top-level category,
+    # or Major or Minor errors), from an eval set's full error annotation (the TED sets' Google MQM).
+    input:
+        evalset=prepare_inputs,
+        segments="results/datasets/{dataset}/{lp}/segments.parquet",
+    output:
+        scores="results/datasets/{dataset}/{lp}/human_categories.parquet",
+        counts="results/datasets/{dataset}/{lp}/mqm_error_counts.tsv",
+    params:
+        dataset=dataset_config,
+    log:
+        "results/logs/categorise_mqm_errors/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/categorise_mqm_errors/{dataset}/{lp}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/categorise_mqm_errors.py"
+
+
 rule collect_exclusions:
     input:
         reports=prepared("report.tsv"),

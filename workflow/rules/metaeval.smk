@@ -15,6 +15,7 @@ rule evaluate_metric:
         segment_level="results/metaeval/{metric}/segment_level.tsv",
         system_bootstrap="results/metaeval/{metric}/system_bootstrap.tsv",
         protocols="results/metaeval/{metric}/protocols.tsv",
+        categories="results/metaeval/{metric}/categories.tsv",
     params:
         metric=lambda wildcards: metric_entry(wildcards.metric),
         pairs=lambda wildcards: evaluation_pairs(wildcards.metric),
@@ -65,6 +66,25 @@ rule collect_protocols:
         "results/logs/collect_protocols.log",
     benchmark:
         "results/benchmarks/collect_protocols.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/collect_tables.py"
+
+
+rule collect_categories:
+    input:
+        metric_pieces("categories", metrics_with(CATEGORY_LPS)),
+    output:
+        tsv="results/correlations/mqm_categories.tsv",
+    params:
+        order=study_order(CATEGORY_LPS),
+    log:
+        "results/logs/collect_categories.log",
+    benchmark:
+        "results/benchmarks/collect_categories.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -256,6 +276,7 @@ rule tables:
         rules.collect_protocols.output.tsv,
         rules.test_significance.output,
         rules.collect_clusters.output.tsv,
+        rules.collect_categories.output.tsv if CATEGORY_LPS else [],
         rules.rank_metrics_pooled.output if MTME_LPS else [],
         rules.collect_exclusions.output[0],
         expand("results/figures/system_scatter.{metric}.{ext}", metric=FIGURE_METRICS, ext=["png", "pdf"]),

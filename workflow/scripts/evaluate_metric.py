@@ -12,13 +12,14 @@ from mtmeta.metrics.spec import MetricSpec
 def main(snakemake):
     configure(snakemake.log[0])
     inputs, params = snakemake.input, snakemake.params
-    pairs = []
+    pairs, categories = [], iter(inputs.categories)
     for number, pair in enumerate(params.pairs):
         pairs.append(PairInputs(read_json(inputs.summaries[number]), read_tsv(inputs.human_scores[number]),
                                 pd.read_parquet(inputs.comparisons[number]), pd.read_parquet(inputs.segments[number]),
                                 read_tsv(inputs.systems[number]), pair["system_level"], pair["judged"],
                                 pair["tokenized"], pd.read_parquet(inputs.human_segments[number]),
-                                read_tsv(inputs.human_translations[number])))
+                                read_tsv(inputs.human_translations[number]),
+                                pd.read_parquet(next(categories)) if pair["categories"] else None))
     tables = evaluate_metric(MetricSpec.of(params.metric), pairs, params.bootstrap["draws"], params.bootstrap["seed"])
     for name, table in tables.items():
         write_tsv(table, snakemake.output[name])

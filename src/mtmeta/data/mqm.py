@@ -216,6 +216,28 @@ def segment_scores(errors: pd.DataFrame, *, categories: Iterable[str] | None = N
     return table[["system", "seg_id", "score", "raters"]]
 
 
+def restricted_scores(errors: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every segment's MQM score counting one kind of error only: one column per top-level category
+    that has errors, then ``Major`` and ``Minor``, and ``all`` (every error: the segment's MQM score);
+    rated segments only (system, seg_id, ...). Beside it, each restriction's errors and the segments
+    with at least one of them (restriction, errors, segments)."""
+    restrictions = [(c, {"categories": [c]}) for c in CATEGORIES if (errors["category"] == c).any()]
+    restrictions += [(s, {"severities": [s]}) for s in ("Major", "Minor")]
+    restrictions.append(("all", {}))
+    table, counts = None, []
+    for name, restriction in restrictions:
+        scores = segment_scores(errors, **restriction)[["system", "seg_id", "score"]].rename(columns={"score": name})
+        table = scores if table is None else table.merge(scores, on=["system", "seg_id"], how="outer")
+        kind = errors["category"] != NO_ERROR
+        if "categories" in restriction:
+            kind &= errors["category"].isin(restriction["categories"])
+        if "severities" in restriction:
+            kind &= errors["severity"].isin(restriction["severities"])
+        counts.append({"restriction": name, "errors": int(kind.sum()),
+                       "segments": int(errors.loc[kind, ["system", "seg_id"]].drop_duplicates().shape[0])})
+    return table.sort_values(["system", "seg_id"], ignore_index=True), pd.DataFrame(counts)
+
+
 def system_scores(seg_scores: pd.DataFrame) -> pd.DataFrame:
     """Per system: the mean of its segment scores over the segments that have one (missing ones are
     left out, never counted as 0), and how many that is."""

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from mtmeta.metaeval.bootstrap import BOOTSTRAP_COLUMNS, bootstrap_table
-from mtmeta.metaeval.protocols import PROTOCOL_COLUMNS, PairScores, protocol_rows
+from mtmeta.metaeval.protocols import CATEGORY_COLUMNS, PROTOCOL_COLUMNS, PairScores, category_rows, protocol_rows
 from mtmeta.metaeval.segment_level import SEGMENT_LEVEL_COLUMNS, segment_level_agreement
 from mtmeta.metaeval.system_level import SYSTEM_LEVEL_COLUMNS, primary_human_score, system_level_correlations
 from mtmeta.metrics.spec import MetricSpec
 
 TABLES = {"system_level": SYSTEM_LEVEL_COLUMNS, "segment_level": SEGMENT_LEVEL_COLUMNS,
-          "system_bootstrap": BOOTSTRAP_COLUMNS, "protocols": PROTOCOL_COLUMNS}
+          "system_bootstrap": BOOTSTRAP_COLUMNS, "protocols": PROTOCOL_COLUMNS, "categories": CATEGORY_COLUMNS}
 
 
 @dataclass
@@ -40,6 +40,9 @@ class PairInputs:
     # human translations' system scores; empty for the other kinds.
     human_segments: pd.DataFrame | None = None
     human_translations: pd.DataFrame | None = None
+    # MQM restricted to each kind of error (mtmeta.data.mqm.restricted_scores), where the pair has a
+    # full error annotation and the config asks for the category analysis; else None.
+    categories: pd.DataFrame | None = None
 
 
 def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed: int) -> dict[str, pd.DataFrame]:
@@ -62,6 +65,9 @@ def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed:
             scores = PairScores(pair.summary, pair.human, _or_empty(pair.human_translations),
                                 _or_empty(pair.human_segments), pair.segments, pair.systems)
             frames["protocols"].append(protocol_rows(spec.id, metric, scores, names, draws=draws, seed=seed))
+            if pair.categories is not None:
+                frames["categories"].append(category_rows(spec.id, metric, scores, pair.categories, draws=draws,
+                                                          seed=seed))
         if pair.judged:
             frames["segment_level"].append(segment_level_agreement(pair.summary, pair.comparisons, pair.segments,
                                                                    spec.id, spec.higher_is_better))

@@ -172,3 +172,30 @@ def _item_interval(gold, metric, statistic: str, epsilon: float, draws: int, see
     return {"low": float(np.quantile(means, alpha / 2)), "high": float(np.quantile(means, 1 - alpha / 2)),
             "interval_method": "boot-items" + ("" if statistic != "acc_eq" else " (epsilon fixed)"),
             "draws": draws, "seed": seed}
+
+
+CATEGORY_COLUMNS = ["dataset", "lp", "metric", "restriction", "statistic", "grouping", "value", "n_items",
+                    "n_systems", "low", "high", "interval_method", "draws", "seed", "metric_signature"]
+
+
+def category_rows(metric_id: str, metric: Metric, pair: PairScores, categories: pd.DataFrame, draws: int = 1000,
+                  seed: int = 12345, alpha: float = 0.05) -> pd.DataFrame:
+    """The metric's segment-level agreement with MQM counting one kind of error only (``categories``:
+    system, seg_id and one column per restriction, as :func:`mtmeta.data.mqm.restricted_scores` makes
+    it): Kendall tau-b grouped by item (each source segment's MT outputs ranked against each other,
+    so that a system's overall quality does not count), averaged over the items where the restricted
+    score varies, with an interval resampling items."""
+    sign = 1.0 if metric.higher_is_better else -1.0
+    mt = [s for s in pair.human["system"] if s in set(categories["system"])]
+    metric_grid = (pair.segments.pivot(index="system", columns="seg_id", values="score") * sign).loc[mt]
+    rows = []
+    for restriction in [c for c in categories.columns if c not in ("system", "seg_id")]:
+        gold = categories.pivot(index="system", columns="seg_id", values=restriction).reindex(
+            index=mt, columns=metric_grid.columns).to_numpy(dtype=float)
+        result = grouped_correlation(gold, metric_grid.to_numpy(dtype=float), "kendall", average_by="item")
+        rows.append({"dataset": pair.summary["dataset"], "lp": pair.summary["lp"], "metric": metric_id,
+                     "restriction": restriction, "statistic": "kendall", "grouping": "item", "value": result.value,
+                     "n_items": result.groups - result.undefined, "n_systems": len(mt),
+                     "metric_signature": _signature(pair.systems),
+                     **_item_interval(gold, metric_grid.to_numpy(dtype=float), "kendall", 0.0, draws, seed, alpha)})
+    return pd.DataFrame(rows, columns=CATEGORY_COLUMNS)
