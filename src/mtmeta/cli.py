@@ -15,6 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from mtmeta import __version__
+from mtmeta.cli_score import add_arguments as add_score_arguments
+from mtmeta.cli_score import cmd_score
 from mtmeta.errors import InputError, MtmetaError
 
 log = logging.getLogger("mtmeta")
@@ -79,167 +81,6 @@ def cmd_prepare(args) -> int:
     if not excluded.empty:
         print(excluded.to_string(index=False), file=sys.stderr)
     return 0
-
-
-def _parse_settings(pairs: list[str]) -> dict:
-    import yaml
-
-    settings = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise MtmetaError(f"--set {pair!r}: expected key=value")
-        key, value = pair.split("=", 1)
-        settings[key.strip()] = yaml.safe_load(value)
-    return settings
-
-
-def _read_segments(path: str) -> list[str]:
-    """A file's lines, or standard input's for ``-`` (UTF-8)."""
-    from mtmeta.data.textio import decode_utf8, read_lines, split_lines
-
-    if path == "-":
-        return split_lines(decode_utf8(sys.stdin.buffer.read(), "<stdin>"))
-    if os.path.exists(path) and not os.path.isfile(path):  # a pipe, e.g. the shell's <(...)
-        with open(path, "rb") as stream:
-            return split_lines(decode_utf8(stream.read(), path))
-    return read_lines(path)
-
-
-def cmd_score(args) -> int:
-    from mtmeta import metrics
-
-    if args.hyp.count("-") > 1:
-        raise MtmetaError("--hyp: standard input (-) can be read once")
-    systems = {path: _read_segments(path) for path in args.hyp}
-    refs = [_read_segments(path) for path in args.ref]
-    for path, lines in (*systems.items(), *zip(args.ref, refs, strict=True)):
-        if not lines:
-            raise InputError("<stdin>" if path == "-" else path, "file is empty", line=1,
-                             expected="one segment per line")
-    first = args.hyp[0]
-    shown = lambda path: "<stdin>" if path == "-" else path  # noqa: E731
-    for path, stream in (*zip(args.ref, refs, strict=True), *systems.items()):
-        if len(stream) != len(systems[first]):
-            raise MtmetaError(f"{shown(path)}: {len(stream)} lines but {shown(first)} has {len(systems[first])}; "
-                              "expected one line per segment in every hypothesis and reference file")
-    test = "bs" if args.paired_bs else "ar" if args.paired_ar else None
-    if test and len(systems) < 2:
-        raise MtmetaError(f"--paired-{test} compares systems with the first (the baseline): give two or more "
-                          "--hyp files")
-    if args.level == "segment" and (len(systems) > 1 or test or args.confidence):
-        raise MtmetaError("--level segment scores one --hyp file, without --confidence or paired tests")
-    settings = _parse_settings(args.set)
-    built = []
-    for metric_id in args.metric:  # every metric is built (its parameters checked) before any is scored
-        name, params = _metric_of(args, metric_id)
-        built.append((metric_id, metrics.get_for_dataset(name, args.lang, {**params, **settings},
-                                                          resources=args.resources)))
-    if args.level == "segment":
-        return _print_segment_scores(args, built, systems[first], refs)
-    if test is None and not args.confidence and len(systems) == 1:
-        return _print_corpus_scores(args, built, systems[first], refs)
-    return _print_system_table(args, built, systems, refs, test)
-
-
-def _print_segment_scores(args, built, hyps, refs) -> int:
-    rows = []
-    for metric_id, metric in built:
-        stats = metric.stats(hyps, refs)
-        rows.append({"metric": metric_id, "scores": metric.segment_scores(stats).tolist(),
-                     "signature": metric.segment_signature()})
-    if args.format == "json":
-        print(json.dumps(rows if len(rows) > 1 else rows[0], indent=1))
-        return 0
-    if args.format == "tsv" or len(rows) > 1:
-        print("\t".join(row["metric"] for row in rows))
-    for values in zip(*(row["scores"] for row in rows), strict=True):
-        print("\t".join(f"{value:.{args.width}f}" for value in values))
-    for row in rows:
-        print(row["signature"], file=sys.stderr)
-    return 0
-
-
-def _print_corpus_scores(args, built, hyps, refs) -> int:
-    rows = [{"metric": metric_id, "score": metric.corpus_score(metric.stats(hyps, refs)),
-             "signature": metric.signature()} for metric_id, metric in built]
-    if args.format == "json":
-        print(json.dumps(rows if len(rows) > 1 else rows[0], indent=1))
-    elif args.format == "tsv":
-        print("metric\tscore\tsignature")
-        for row in rows:
-            print(f"{row['metric']}\t{row['score']:.{args.width}f}\t{row['signature']}")
-    else:
-        for row in rows:
-            print(f"{row['score']:.{args.width}f}\t{row['signature']}")
-    return 0
-
-
-def _print_system_table(args, built, systems: dict, refs, test: str | None) -> int:
-    """Several systems, or confidence intervals, or a paired test (sacrebleu's definitions): one row
-    per system x metric, the first system being the baseline of a paired test."""
-    from mtmeta.metaeval.paired import compare_systems
-
-    n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n if test == "ar" else 0
-    confidence_n = args.confidence_n if (args.confidence or test == "bs") else 0
-    tables, signatures = [], {}
-    for metric_id, metric in built:
-        stats = {path: metric.stats(hyps, refs) for path, hyps in systems.items()}
-        table = compare_systems(metric, stats, test, n_samples, confidence_n, args.seed)
-        table.insert(1, "metric", metric_id)
-        extra = ([f"bs:{confidence_n}"] if confidence_n and test != "bs" else []) + (
-            [f"{test}:{n_samples}"] if test else [])
-        signatures[metric_id] = "|".join([metric.signature(), *extra, f"seed:{args.seed}"] if extra else
-                                         [metric.signature()])
-        table["signature"] = signatures[metric_id]
-        tables.append(table)
-    table = pd.concat(tables, ignore_index=True)
-    table["system"] = table["system"].replace("-", "<stdin>")
-    if args.format == "json":
-        print(json.dumps(_records(table), indent=1))
-    elif args.format == "tsv":
-        table.to_csv(sys.stdout, sep="\t", index=False, float_format=f"%.{args.width}f", na_rep="")
-    else:
-        print(_system_table_text(table, args.width, test))
-        for metric_id, signature in signatures.items():
-            print(f"{metric_id}: {signature}")
-    return 0
-
-
-def _system_table_text(table: pd.DataFrame, width: int, test: str | None) -> str:
-    """Systems down, metrics across: score, (mean +- half-width), p-value with * at p < 0.05."""
-    def cell(row) -> str:
-        text = f"{row.score:.{width}f}"
-        if not pd.isna(row.mean):
-            text += f" (μ = {row.mean:.{width}f} ± {row.ci:.{width}f})"
-        if not pd.isna(row.p_value):
-            text += f" (p = {row.p_value:.4f}){'*' if row.p_value < 0.05 else ''}"
-        return text
-
-    systems = list(dict.fromkeys(table["system"]))
-    metric_ids = list(dict.fromkeys(table["metric"]))
-    cells = {(row.system, row.metric): cell(row) for row in table.itertuples()}
-    names = [f"Baseline: {s}" if test and k == 0 else s for k, s in enumerate(systems)]
-    lines = [["system", *metric_ids], *[[name, *(cells[(s, m)] for m in metric_ids)]
-                                        for name, s in zip(names, systems, strict=True)]]
-    widths = [max(len(line[c]) for line in lines) for c in range(len(lines[0]))]
-    out = ["  ".join(text.ljust(w) for text, w in zip(line, widths, strict=True)).rstrip() for line in lines]
-    if test:
-        out.append(f"p: {'paired bootstrap resampling' if test == 'bs' else 'approximate randomisation'} against "
-                   "the baseline (sacrebleu's definition); * p < 0.05")
-    return "\n".join(out)
-
-
-def _metric_of(args, metric_id: str) -> tuple[str, dict]:
-    """A registry name, or an id that config's metric_settings defines (its metric and parameters)."""
-    from mtmeta import metrics
-
-    if metric_id in metrics.METRICS:
-        return metric_id, {}
-    settings = _config(args)["metric_settings"]
-    if metric_id not in settings:
-        raise MtmetaError(f"unknown metric {metric_id!r}; registered: {', '.join(sorted(metrics.METRICS))}; "
-                          f"defined in {args.config or 'config/config.yaml'}: {', '.join(sorted(settings))}")
-    return settings[metric_id]["metric"], dict(settings[metric_id].get("params", {}))
 
 
 def cmd_metrics(args) -> int:
@@ -443,37 +284,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resources", default="resources", help="where fetched sources are (default: resources)")
     p.add_argument("--out", help="output directory (default: results/datasets/DATASET/LP)")
 
-    p = with_config(add("score", cmd_score,
-                        "Score a hypothesis file against reference file(s); prints score and signature."))
-    p.add_argument("metric", nargs="+", help="registered metric names or ids of config's metric_settings "
-                                             "(see `mtmeta metrics`); --set overrides their parameters")
-    p.add_argument("--hyp", nargs="+", default=["-"], metavar="FILE",
-                   help="hypothesis file(s), one segment per line (UTF-8); - or none: stdin. Several files: one "
-                        "row per system (the first is the baseline of a paired test)")
-    p.add_argument("--ref", required=True, action="append", help="reference file; repeat for several references")
-    p.add_argument("--lang", help="target language code (selects tokeniser defaults)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="metric parameter, e.g. --set tokenize=intl --set lowercase=true")
-    p.add_argument("--level", choices=["corpus", "segment"], default="corpus", help="corpus score or one per line")
-    p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
-                   help="text: score and signature per metric (segment level: one column per metric); tsv with a "
-                        "header; json")
-    p.add_argument("--width", type=int, default=6, choices=range(0, 17), metavar="{0..16}",
-                   help="decimals printed (default 6; json prints full precision)")
-    p.add_argument("--resources", default="resources",
-                   help="where `mtmeta fetch` put lexical resources (METEOR's WordNet, thesauri ...)")
-    p.add_argument("--confidence", "-ci", action="store_true",
-                   help="bootstrap mean and 95%% half-width of each corpus score (sacrebleu's estimate)")
-    p.add_argument("--confidence-n", "-cin", type=_positive_int, default=1000, help="bootstrap resamples (1000)")
-    paired_test = p.add_mutually_exclusive_group()
-    paired_test.add_argument("--paired-bs", "-pbs", action="store_true",
-                             help="paired bootstrap resampling of each system against the first (sacrebleu's)")
-    paired_test.add_argument("--paired-ar", "-par", action="store_true",
-                             help="paired approximate randomisation of each system against the first (sacrebleu's)")
-    p.add_argument("--paired-bs-n", "-pbsn", type=_positive_int, default=1000, help="paired bootstrap resamples (1000)")
-    p.add_argument("--paired-ar-n", "-parn", type=_positive_int, default=10000,
-                   help="approximate randomisation trials (10000)")
-    p.add_argument("--seed", type=int, default=12345, help="seed of the resampling (12345, sacrebleu's default)")
+    p = add("score", cmd_score,
+            "Score system outputs against references with any metric: mtmeta's form (mtmeta score METRIC... --ref "
+            "REF --hyp FILE) or sacrebleu's command line (mtmeta score REF... -i FILE -m METRIC...).")
+    add_score_arguments(p)
 
     p = with_config(add("metrics", cmd_metrics,
                         "List the registered metrics (with -v, their parameters) and the ids config defines."))

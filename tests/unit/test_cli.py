@@ -48,7 +48,8 @@ def test_score_takes_config_ids_and_set_overrides_their_parameters(tmp_path, cap
     assert "norm:no" in plain[1] and float(plain[0]) > float(normalised[0])  # -N splits "man." as the ref does
     assert main(["score", "ter-wnt", "--hyp", str(hyp), "--ref", str(ref)]) == 2
     err = capsys.readouterr().err
-    assert "unknown metric 'ter-wnt'; registered: bleu, chrf" in err and "config/config.yaml: bleu-w2v" in err
+    assert "unknown metric 'ter-wnt'; did you mean 'ter-wmt' or 'ter'" in err
+    assert "(registered metrics: bleu, chrf" in err and "ids configured in " in err and "config.yaml: bleu-w2v" in err
 
 
 def test_metrics_lists_parameters_and_config_ids(capsys):

@@ -8,6 +8,7 @@ import inspect
 from functools import cache
 from pathlib import Path
 
+from mtmeta.errors import ConfigError
 from mtmeta.metrics.base import Metric
 
 METRICS: dict[str, str] = {
@@ -26,13 +27,89 @@ METRICS: dict[str, str] = {
 }
 
 
+# The study's config file, where its named metric variants (metric_settings: ter-wmt, meteor-basic ...)
+# are declared; the same file as mtmeta.config.DEFAULT_CONFIG (a known coupling, docs/architecture.md).
+STUDY_CONFIG = Path(__file__).resolve().parents[3] / "config" / "config.yaml"
+
+
+class UnknownMetricError(ConfigError, KeyError):
+    """A name that is neither a registered metric nor a configured id (a KeyError too, as before)."""
+
+    __str__ = Exception.__str__  # the message, not KeyError's quoted repr of it
+
+
 def metric_class(name: str) -> type[Metric]:
     try:
         target = METRICS[name]
     except KeyError:
-        raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(sorted(METRICS))}") from None
+        from mtmeta.metrics.params import did_you_mean
+
+        raise UnknownMetricError(f"unknown metric {name!r}{did_you_mean(name, METRICS)} "
+                                 f"(registered metrics: {', '.join(sorted(METRICS))})") from None
     module, cls = target.split(":")
     return getattr(importlib.import_module(module), cls)
+
+
+def metric_settings(config=None) -> dict[str, dict]:
+    """Configured metric ids: ``{id: {"metric": registry name, "params": {...}}}``.
+
+    ``config`` is a loaded config (``mtmeta.config.load_config``'s result, validated), a config file
+    (its ``metric_settings`` key only is read here), or None for the study's own file (none if it is
+    absent, as in an installed wheel)."""
+    if isinstance(config, dict):
+        settings = config.get("metric_settings") or {}
+        where = "config"
+    else:
+        path = Path(config) if config is not None else STUDY_CONFIG
+        if config is None and not path.is_file():
+            return {}
+        settings, where = _read_metric_settings(path), str(path)
+    for metric_id, entry in settings.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("metric"), str):
+            raise ConfigError(f"{where}: metric_settings.{metric_id}: expected {{metric: NAME, params: {{...}}}}")
+        if not isinstance(entry.get("params", {}), dict):
+            raise ConfigError(f"{where}: metric_settings.{metric_id}.params: expected a mapping of parameters")
+    return settings
+
+
+def _read_metric_settings(path: Path) -> dict:
+    import yaml
+
+    if not path.is_file():
+        raise ConfigError(f"config file {path} not found" if not path.exists() else f"config file {path} is not a file")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    settings = data.get("metric_settings") or {}
+    if not isinstance(settings, dict):
+        raise ConfigError(f"{path}: metric_settings: expected a mapping of metric ids")
+    return settings
+
+
+def resolve(metric_id: str, config=None) -> tuple[str, dict]:
+    """The registry name and parameters of ``metric_id``, as the workflow reads them: an id that the
+    config's ``metric_settings`` defines is that definition (even where it reuses a registry name, as
+    ``bleu: {metric: bleu, params: {tokenize: intl}}`` does); any other id must be a registry name.
+    With ``config`` None, a registry name is itself and the study's config is read only for other ids."""
+    if config is None and metric_id in METRICS:
+        return metric_id, {}
+    settings = metric_settings(config)
+    if metric_id in settings:
+        entry = settings[metric_id]
+        if entry["metric"] not in METRICS:
+            metric_class(entry["metric"])  # unknown: the error names it and the close registered names
+        return entry["metric"], dict(entry.get("params") or {})
+    if metric_id in METRICS:
+        return metric_id, {}
+    from mtmeta.metrics.params import did_you_mean
+
+    where = "the config" if isinstance(config, dict) else str(config if config is not None else STUDY_CONFIG)
+    raise UnknownMetricError(
+        f"unknown metric {metric_id!r}{did_you_mean(metric_id, {**METRICS, **settings})} (registered metrics: "
+        f"{', '.join(sorted(METRICS))}; ids configured in {where}: {', '.join(sorted(settings)) or 'none'})")
 
 
 def code_files(name: str) -> list[str]:
@@ -97,11 +174,13 @@ def required_files(name: str, lang: str, **params) -> list[str]:
 
 
 def get_for_dataset(name: str, lang: str, params: dict, tokenized: bool = False,
-                    resources: str = "resources") -> Metric:
+                    resources: str = "resources", config=None) -> Metric:
     """The metric as the workflow scores a dataset: target language, lexical resources, and
-    whitespace tokenisation for already-tokenised text (unless the parameters choose one)."""
+    whitespace tokenisation for already-tokenised text (unless the parameters choose one).
+    ``name`` may be a configured id (:func:`resolve`); ``params`` override its parameters."""
+    name, configured = resolve(name, config)
     accepted = inspect.signature(metric_class(name)).parameters
-    params = dict(params)
+    params = {**configured, **params}
     if tokenized and "tokenize" in accepted:
         params.setdefault("tokenize", "none")
     if "resources" in accepted:
@@ -109,10 +188,14 @@ def get_for_dataset(name: str, lang: str, params: dict, tokenized: bool = False,
     return get(name, lang=lang, **params)
 
 
-def get(name: str, **params) -> Metric:
-    """Instantiate the metric registered as ``name`` with ``params``, each checked against the
-    parameter's declared type and range (:mod:`mtmeta.metrics.params`)."""
+def get(name: str, config=None, **params) -> Metric:
+    """The metric ``name`` with ``params``, each checked against the parameter's declared type and range
+    (:mod:`mtmeta.metrics.params`). ``name`` is a registered metric or an id of config's
+    ``metric_settings`` (``get("ter-wmt")``: the study's tercom-style TER), whose parameters ``params``
+    override; ``config`` says which config defines the ids (:func:`resolve`)."""
     from mtmeta.metrics.params import check_params
 
-    cls = metric_class(name)
-    return cls(**check_params(cls, params))
+    registry_name, configured = resolve(name, config)
+    cls = metric_class(registry_name)
+    where = registry_name if registry_name == name else f"{name} ({registry_name})"
+    return cls(**check_params(cls, {**configured, **params}, where=where))

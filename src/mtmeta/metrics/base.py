@@ -185,15 +185,31 @@ def weighted_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Score:
     """A corpus score from texts (sacrebleu's ``corpus_score(hyps, [refs])`` habit): the value, the
-    signature of every setting behind it, and the segment statistics it came from."""
+    signature of every setting behind it, the segment statistics it came from, and the details
+    sacrebleu's score objects carry, readable as attributes as there (``score.bp``, ``score.precisions``;
+    :meth:`Metric.corpus_details` lists them per metric)."""
 
     name: str
     score: float
     signature: str
     statistics: np.ndarray = field(repr=False)
+    details: dict = field(default_factory=dict, repr=False)
+    label: str = ""  # the score's name as sacrebleu prints it (BLEU, chrF2, TER); else the signature's first field
+
+    def __getattr__(self, key: str):
+        details = self.__dict__.get("details") or {}
+        if key in details:
+            return details[key]
+        raise AttributeError(f"{type(self).__name__} of {self.__dict__.get('name')!r} has no {key!r} "
+                             f"(details: {', '.join(details) or 'none'})")
 
     def __float__(self) -> float:
         return self.score
+
+    @property
+    def verbose(self) -> str:
+        """The text sacrebleu prints after the score (BLEU's precisions, brevity penalty and lengths); may be empty."""
+        return self.details.get("verbose", "")
 
     def format(self, width: int = 4) -> str:
         return f"{self.name} = {self.score:.{width}f}"
@@ -217,8 +233,7 @@ def _accepting_texts(corpus_score: Callable) -> Callable:
         if references is None:
             raise TypeError(f"{self.name}.corpus_score(hypotheses, references): the references are missing; pass "
                             "[refs] for one reference stream")
-        stats = self.stats(stats_or_hypotheses, references)
-        return Score(self.name, float(corpus_score(self, stats)), self.signature(), stats)
+        return self.corpus_result(self.stats(stats_or_hypotheses, references))
 
     wrapped.accepts_texts = True
     return wrapped
@@ -285,10 +300,53 @@ class Metric(ABC):
         """Corpus score of each row of summed statistics (for metrics whose corpus score is one)."""
         raise NotImplementedError
 
+    def corpus_result(self, stats: np.ndarray) -> Score:
+        """The corpus :class:`Score` of statistics rows: value, signature, statistics and details."""
+        stats = np.asarray(stats)
+        return Score(self.name, float(self.corpus_score(stats)), self.signature(), stats,
+                     self.corpus_details(stats), self.score_label())
+
+    def corpus_details(self, stats: np.ndarray) -> dict:
+        """What a corpus score is made of, as sacrebleu's score objects expose it (BLEU: precisions,
+        brevity penalty, lengths; chrF: precision and recall per order; TER: edits and reference
+        length). Plain Python values; ``verbose`` is the text sacrebleu prints after the score.
+        None here; metrics that have such details override it."""
+        return {}
+
+    def segment_details(self, row: np.ndarray) -> dict:
+        """:meth:`corpus_details` of one segment's statistics, as its segment score reads them."""
+        return {}
+
+    def score_label(self) -> str:
+        """The score's name as sacrebleu prints it (``BLEU``, ``chrF2``, ``TER``); by default the first
+        field of the signature."""
+        return self.signature().split("|", 1)[0]
+
+    def signature_abbreviations(self) -> dict[str, str]:
+        """Short names of signature keys (sacrebleu's ``--short``); keys not listed keep their name."""
+        return dict(SHORT_KEYS)
+
     @abstractmethod
     def signature(self) -> str:
         """Every setting behind a corpus score, sacrebleu style (``name|key:value|...``)."""
 
     def segment_signature(self) -> str:
-        """Every setting behind a segment score (differs where segment scoring differs)."""
+        """Every setting behind a segment score, in the same format as :meth:`signature` (its values
+        differ where segment scoring differs, e.g. BLEU's effective order)."""
         return self.signature()
+
+
+# sacrebleu's short names of the keys every signature may hold (its Signature class), for --short.
+SHORT_KEYS = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S", "origlang": "o", "bs": "bs",
+              "ar": "ar", "seed": "rs"}
+
+
+def short_signature(signature: str, abbreviations: dict[str, str]) -> str:
+    """``signature`` with its keys abbreviated (``nrefs:1|case:mixed`` -> ``#:1|c:mixed``); the first
+    field, the score's name, and keys without an abbreviation are kept."""
+    label, *pairs = signature.split("|")
+    short = []
+    for pair in pairs:
+        key, sep, value = pair.partition(":")
+        short.append(f"{abbreviations.get(key, key)}{sep}{value}")
+    return "|".join([label, *short])

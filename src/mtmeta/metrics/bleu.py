@@ -83,6 +83,24 @@ class BLEU(SacrebleuMetric):
     def extra_signature(self) -> str:
         return f"|order:{self.max_ngram_order}"  # sacrebleu's signature does not name it
 
+    def corpus_details(self, stats: np.ndarray) -> dict:
+        return self._details(np.asarray(stats).sum(axis=0), self._metric)
+
+    def segment_details(self, row: np.ndarray) -> dict:
+        return self._details(row, self._segment)
+
+    @staticmethod
+    def _details(totals: np.ndarray, metric: sacrebleu.BLEU) -> dict:
+        """sacrebleu's BLEUScore of summed statistics (its own arithmetic, once per corpus): clipped
+        matches and n-gram totals per order, precisions (percent, smoothed as the score uses them),
+        brevity penalty, lengths and their ratio, and the text sacrebleu prints after the score."""
+        result = metric._compute_score_from_stats([int(value) for value in totals])  # a fresh list: add-k edits it
+        # counts and totals as sacrebleu leaves them (add-k adds its k to orders above 1)
+        return {"counts": list(result.counts), "totals": list(result.totals),
+                "precisions": [float(p) for p in result.precisions], "bp": float(result.bp),
+                "sys_len": int(result.sys_len), "hyp_len": int(result.sys_len), "ref_len": int(result.ref_len),
+                "ratio": float(result.ratio), "verbose": result._verbose}
+
     @property
     def stat_names(self) -> list[str]:
         n = range(1, self.max_ngram_order + 1)

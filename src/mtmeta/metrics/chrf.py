@@ -60,6 +60,37 @@ class CHRF(SacrebleuMetric):
     def extra_signature(self) -> str:
         return f"|beta:{self._metric.beta}"  # sacrebleu puts it in the score's name (chrF2), not its signature
 
+    def score_label(self) -> str:
+        metric = self._metric
+        return f"chrF{metric.beta}" + "+" * metric.word_order  # sacrebleu's CHRFScore name: chrF2, chrF2++
+
+    def corpus_details(self, stats: np.ndarray) -> dict:
+        return self.segment_details(np.asarray(stats).sum(axis=0))
+
+    def segment_details(self, row: np.ndarray) -> dict:
+        """sacrebleu's CHRFScore keeps beta and the orders only; here also each order's precision and
+        recall (percent; None where the hypothesis, or the reference, has no n-gram of that order),
+        character orders first, and, in the default effective-order mode, the averages the F-score
+        is made of: ``precision`` and ``recall`` over the orders where both sides have n-grams
+        (sacrebleu's ``_compute_f_score``, in its order of summation)."""
+        metric = self._metric
+        counts = np.asarray(row).reshape(-1, 3).tolist()
+        precision = [100 * match / hyp if hyp > 0 else None for hyp, _, match in counts]
+        recall = [100 * match / ref if ref > 0 else None for _, ref, match in counts]
+        details = {"beta": metric.beta, "char_order": metric.char_order, "word_order": metric.word_order,
+                   "char_precision": precision[:metric.char_order], "char_recall": recall[:metric.char_order],
+                   "word_precision": precision[metric.char_order:], "word_recall": recall[metric.char_order:]}
+        if not metric.eps_smoothing:
+            effective = [(match / hyp, match / ref) for hyp, ref, match in counts if hyp > 0 and ref > 0]
+            average_p = average_r = 0.0
+            for p, r in effective:
+                average_p += p
+                average_r += r
+            if effective:
+                average_p, average_r = average_p / len(effective), average_r / len(effective)
+            details.update(precision=100 * average_p, recall=100 * average_r, effective_order=len(effective))
+        return details
+
     @property
     def stat_names(self) -> list[str]:
         return [f"{kind}_{n}" for n in range(1, self._orders + 1) for kind in ("hyp", "ref", "match")]

@@ -94,11 +94,17 @@ def check_params(cls, params: dict, where: str | None = None) -> dict:
     for key, value in params.items():
         if key not in declared:
             names = [n for n in declared if n not in INTERNAL]
-            close = difflib.get_close_matches(key, names, n=3, cutoff=0.5)
-            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
-            raise ConfigError(f"{label}: unknown parameter {key!r}{hint} (parameters: {', '.join(sorted(names))})")
+            raise ConfigError(f"{label}: unknown parameter {key!r}{did_you_mean(key, names)} "
+                              f"(parameters: {', '.join(sorted(names))})")
         checked[key] = _check_value(declared[key], value, label)
     return checked
+
+
+def did_you_mean(word: str, known) -> str:
+    """``"; did you mean 'x'?"`` (or ``'x' or 'y'``) for the known names closest to a misspelt one, else ``""``:
+    one rule for parameters, metric names and config ids."""
+    close = difflib.get_close_matches(word, list(known), n=3, cutoff=0.5)
+    return f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
 
 
 def _check_value(param: Param, value, label: str):
@@ -120,7 +126,9 @@ def _check_value(param: Param, value, label: str):
             if param.range is not None and kind == "list[str]" and not all(map(param.range.allows, converted)):
                 raise ConfigError(f"{label}: parameter {param.name}={value!r}: expected each value {param.range}")
             return converted
-    raise ConfigError(f"{label}: parameter {param.name}={value!r} has the wrong type; expected {param.describe()}")
+    hint = "; a boolean is true or false (or 1 or 0)" if "bool" in param.kinds else ""
+    raise ConfigError(f"{label}: parameter {param.name}={value!r} has the wrong type; expected "
+                      f"{param.describe()}{hint}")
 
 
 def _convert(kind: str, value) -> tuple[bool, object]:

@@ -79,11 +79,20 @@ class SacrebleuMetric(Metric):
     def signature(self) -> str:
         """sacrebleu's signature, then the settings it leaves out that change the score
         (:meth:`extra_signature`), then both tools' versions (``sacrebleu:X|mtmeta:Y``)."""
-        own, _, version = self._metric.get_signature().format().rpartition("|version:")
+        return self._signature_of(self._metric)
+
+    def segment_signature(self) -> str:
+        """The same format as :meth:`signature`, from the segment-level sacrebleu object (BLEU's
+        ``eff:yes``)."""
+        return self._signature_of(self._segment)
+
+    def _signature_of(self, metric) -> str:
+        own, _, version = metric.get_signature().format().rpartition("|version:")
         return f"{self.label}|{own}{self.extra_signature()}|sacrebleu:{version}|mtmeta:{__version__}"
 
     def extra_signature(self) -> str:
         return ""
 
-    def segment_signature(self) -> str:
-        return f"{self.label}|" + self._segment.get_signature().format()
+    def signature_abbreviations(self) -> dict[str, str]:
+        """sacrebleu's own short names of this metric's keys (its Signature class's table)."""
+        return {**super().signature_abbreviations(), **self._metric.get_signature()._abbr}

@@ -110,9 +110,18 @@ class TER(SacrebleuMetric):
     def stat_names(self) -> list[str]:
         return ["edits", "ref_len"]
 
-    def signature(self) -> str:
-        own = super().signature()
+    def _signature_of(self, metric) -> str:
+        own = super()._signature_of(metric)
         return own.replace("|tok:tercom|", "|tok:tercom-0.7.25|") if self.tokenizer == "tercom" else own
+
+    def corpus_details(self, stats: np.ndarray) -> dict:
+        return self.segment_details(np.asarray(stats).sum(axis=0))
+
+    def segment_details(self, row: np.ndarray) -> dict:
+        """sacrebleu's TERScore: the edits (as an integer, as sacrebleu keeps them) and the reference
+        length (the average over references, summed over segments)."""
+        edits, ref_length = (float(value) for value in row)
+        return {"num_edits": int(edits), "ref_length": ref_length}
 
     def stats(self, hypotheses, references) -> np.ndarray:
         if self.backend == "sacrebleu":

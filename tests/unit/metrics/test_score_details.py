@@ -1,0 +1,164 @@
+"""The Python API: get() takes config ids, Scores carry sacrebleu's details, and segment and corpus
+signatures share one format. Expected values are sacrebleu 2.6.0's own objects on the same input."""
+
+import math
+
+import numpy as np
+import pytest
+import sacrebleu
+import yaml
+from sacrebleu.metrics.helpers import extract_all_char_ngrams
+
+from mtmeta.config import DEFAULT_CONFIG
+from mtmeta.errors import ConfigError
+from mtmeta.metrics import get, resolve
+from mtmeta.metrics.base import short_signature
+
+# sacrebleu's README example (reference facts 2.1)
+HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
+REFS = [["The dog bit the man.", "It was not unexpected.", "The man bit him first."],
+        ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."]]
+
+
+@pytest.mark.parametrize("params", [{}, {"smooth_method": "floor"}, {"smooth_method": "add-k", "smooth_value": 0.5},
+                                    {"smooth_method": "none"}, {"max_ngram_order": 6}, {"tokenize": "intl"},
+                                    {"effective_order": True}, {"lowercase": True}])
+def test_bleu_score_carries_sacrebleus_details(params):
+    ours = get("bleu", **params).corpus_score(HYPS, REFS)
+    theirs = sacrebleu.BLEU(**params).corpus_score(HYPS, REFS)
+    assert ours.score == theirs.score
+    assert ours.counts == theirs.counts and ours.totals == theirs.totals
+    assert ours.precisions == theirs.precisions and ours.bp == theirs.bp and ours.ratio == theirs.ratio
+    assert (ours.sys_len, ours.hyp_len, ours.ref_len) == (theirs.sys_len, theirs.sys_len, theirs.ref_len)
+    assert ours.verbose == theirs._verbose and ours.label == theirs.name == "BLEU"
+
+
+def test_readme_example_details_are_the_published_ones():
+    score = get("bleu").corpus_score(HYPS, REFS)
+    assert f"{score.score:.2f}" == "48.53"
+    assert score.verbose == "82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)"
+    with pytest.raises(AttributeError, match="has no 'nist_info' \\(details: counts, totals"):
+        score.nist_info  # noqa: B018
+
+
+def test_bleu_segment_details_are_sentence_bleus():
+    metric = get("bleu")
+    stats = metric.stats(HYPS, REFS)
+    for row, hyp, refs in zip(stats, HYPS, zip(*REFS, strict=True), strict=True):
+        theirs = sacrebleu.sentence_bleu(hyp, list(refs))
+        details = metric.segment_details(row)
+        assert details["precisions"] == theirs.precisions and details["bp"] == theirs.bp
+        assert details["verbose"] == theirs._verbose
+
+
+@pytest.mark.parametrize("name", ["chrf", "chrf++"])
+def test_chrf_details_are_its_precision_and_recall(name):
+    metric = get(name)
+    score = metric.corpus_score(HYPS, REFS)
+    word_order = 2 if name == "chrf++" else 0
+    theirs = sacrebleu.CHRF(word_order=word_order).corpus_score(HYPS, REFS)
+    assert score.score == pytest.approx(theirs.score, abs=1e-12)
+    assert score.label == theirs.name == ("chrF2++" if word_order else "chrF2")
+    assert (score.beta, score.char_order, score.word_order) == (theirs.beta, theirs.char_order, theirs.word_order)
+    assert len(score.char_precision) == 6 and len(score.word_precision) == word_order
+    # The F-score of the averaged precision and recall is the score (sacrebleu's formula, beta 2).
+    p, r = score.precision / 100, score.recall / 100
+    assert 100 * 5 * p * r / (4 * p + r) == pytest.approx(score.score, rel=1e-12)
+    assert score.effective_order == 6 + word_order
+
+
+def test_chrf_per_order_values_count_character_ngrams_by_hand():
+    """One segment, counted with sacrebleu's own n-gram extraction: precision and recall per order."""
+    hyp, ref = "the cat sat", "the cat sits"
+    details = get("chrf").corpus_score([hyp], [[ref]]).details
+    for n in range(1, 7):
+        hyp_grams = extract_all_char_ngrams(hyp, 6)[n - 1]
+        ref_grams = extract_all_char_ngrams(ref, 6)[n - 1]
+        match = sum((hyp_grams & ref_grams).values())
+        assert details["char_precision"][n - 1] == pytest.approx(100 * match / sum(hyp_grams.values()))
+        assert details["char_recall"][n - 1] == pytest.approx(100 * match / sum(ref_grams.values()))
+    assert details["char_precision"][0] == pytest.approx(100 * 8 / 9)  # "thecatsat": 8 of 9 letters in "thecatsits"
+
+
+def test_chrf_precision_is_none_for_an_order_without_ngrams():
+    details = get("chrf").corpus_score(["ab"], [["ab"]]).details
+    assert details["char_precision"][:2] == [100.0, 100.0] and details["char_precision"][2:] == [None] * 4
+    assert details["effective_order"] == 2
+
+
+def test_ter_details_are_edits_and_reference_length():
+    for name, theirs in (("ter", sacrebleu.TER()), ("ter-wmt", sacrebleu.TER(normalized=True))):
+        ours = get(name).corpus_score(HYPS, REFS)
+        expected = theirs.corpus_score(HYPS, REFS)
+        assert ours.score == pytest.approx(expected.score, abs=1e-12)
+        assert (ours.num_edits, ours.ref_length) == (expected.num_edits, expected.ref_length)
+        assert isinstance(ours.num_edits, int) and ours.label == "TER"
+
+
+def test_get_takes_config_ids_with_the_studys_parameters():
+    settings = yaml.safe_load(DEFAULT_CONFIG.read_text())["metric_settings"]["ter-wmt"]
+    assert resolve("ter-wmt") == (settings["metric"], settings["params"])
+    configured, spelt_out = get("ter-wmt"), get("ter", normalized=True, tokenizer="tercom")
+    assert configured.stats(HYPS, REFS).tolist() == spelt_out.stats(HYPS, REFS).tolist()
+    assert configured.signature() == spelt_out.signature() and "tok:tercom-0.7.25|norm:yes" in configured.signature()
+    assert "norm:no" in get("ter-wmt", normalized=False).corpus_score(HYPS, REFS).signature  # params override
+
+
+def test_get_reads_a_given_configs_definition_first(tmp_path):
+    config = tmp_path / "mine.yaml"
+    config.write_text("metric_settings:\n  bleu: {metric: bleu, params: {tokenize: intl}}\n"
+                      "  loud: {metric: bleu, params: {lowercase: true}}\n")
+    assert get("bleu", config=config).corpus_score(HYPS, REFS).score == pytest.approx(
+        sacrebleu.corpus_bleu(HYPS, REFS, tokenize="intl").score, abs=1e-12)
+    assert get("bleu").corpus_score(HYPS, REFS).score == pytest.approx(48.530827009929865, abs=1e-12)
+    assert "case:lc" in get("loud", config=str(config)).corpus_score(HYPS, REFS).signature
+    with pytest.raises(KeyError, match="unknown metric 'ter-wmt'.*ids configured in .*mine.yaml: bleu, loud"):
+        get("ter-wmt", config=config)  # that config does not define it
+    with pytest.raises(ConfigError, match="config file .*missing.yaml not found"):
+        get("bleu", config=tmp_path / "missing.yaml")
+    config.write_text("metric_settings:\n  odd: {metric: blue}\n")
+    with pytest.raises(ConfigError, match="unknown metric 'blue'; did you mean 'bleu'"):
+        get("odd", config=config)
+    config.write_text("metric_settings:\n  odd: bleu\n")
+    with pytest.raises(ConfigError, match="metric_settings.odd: expected \\{metric: NAME"):
+        get("odd", config=config)
+
+
+def test_a_misspelt_metric_gets_a_suggestion():
+    with pytest.raises(ConfigError, match="unknown metric 'blue'; did you mean 'bleu'") as info:
+        get("blue")
+    assert isinstance(info.value, KeyError) and not str(info.value).startswith('"')  # a message, not a repr
+    with pytest.raises(KeyError, match="unknown metric 'ter-wnt'; did you mean 'ter-wmt'"):
+        get("ter-wnt")
+
+
+@pytest.mark.parametrize("name", ["bleu", "chrf", "chrf++", "ter", "ter-wmt", "wer", "nist"])
+def test_segment_and_corpus_signatures_share_one_format(name):
+    metric = get(name)
+    metric.stats(HYPS, REFS)
+    corpus, segment = metric.signature(), metric.segment_signature()
+    # the same fields in the same order; only BLEU's effective order differs (sentence BLEU's)
+    assert [field.split(":")[0] for field in corpus.split("|")] == [field.split(":")[0] for field in segment.split("|")]
+    assert corpus.replace("eff:no", "eff:yes") == segment if name == "bleu" else corpus == segment
+
+
+@pytest.mark.parametrize(("name", "theirs"), [("bleu", sacrebleu.BLEU()), ("chrf", sacrebleu.CHRF()),
+                                              ("ter", sacrebleu.TER())])
+def test_short_signatures_use_sacrebleus_abbreviations(name, theirs):
+    metric = get(name)
+    metric.stats(HYPS, REFS)
+    theirs.corpus_score(HYPS, REFS)
+    short = short_signature(metric.signature(), metric.signature_abbreviations())
+    expected = theirs.get_signature().format(short=True).rsplit("|v:", 1)[0]  # all but the version
+    assert short.split("|", 1)[1].startswith(expected)
+    assert short_signature("X|nrefs:1|bs:1000|seed:7|other:a:b", {"nrefs": "#", "seed": "rs"}) == \
+        "X|#:1|bs:1000|rs:7|other:a:b"
+
+
+def test_a_score_of_statistics_is_a_float_and_of_texts_a_score():
+    metric = get("bleu")
+    stats = metric.stats(HYPS, REFS)
+    assert isinstance(metric.corpus_score(stats), float)
+    result = metric.corpus_result(stats)
+    assert result.score == metric.corpus_score(stats) and not math.isnan(result.bp)
+    assert np.array_equal(result.statistics, stats)
