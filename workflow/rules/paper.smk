@@ -294,6 +294,46 @@ if SENSITIVITY:
             "../scripts/paper_sensitivity.py"
 
 
+if "mqm" in PAPER and MTME_LPS:
+
+    rule paper_mqm:
+        input:
+            protocols=rules.collect_protocols.output.tsv,
+            clusters=rules.collect_clusters.output.tsv,
+            global_accuracy=rules.rank_metrics_pooled.output[0],
+            summaries=prepared("summary.json", MTME_LPS),
+            categories=rules.collect_categories.output.tsv if CATEGORY_LPS else [],
+            counts=[f"results/datasets/{d}/{lp}/mqm_error_counts.tsv" for d, lp in CATEGORY_LPS],
+            system_level=rules.collect_system_level.output.tsv,
+            ranks=rules.test_significance.output.ranks,
+        output:
+            protocols=report("results/paper/mqm_protocols.tsv", caption="../report/mqm.rst", category="Paper: MQM"),
+            protocols_md="results/paper/mqm_protocols.md",
+            ranking_png=report("results/paper/mqm_ranking.png", caption="../report/mqm.rst", category="Paper: MQM"),
+            ranking_pdf="results/paper/mqm_ranking.pdf",
+            translations="results/paper/mqm_human_translations.tsv",
+            translations_md="results/paper/mqm_human_translations.md",
+            translations_png=report("results/paper/mqm_human_translations.png", caption="../report/mqm.rst",
+                                    category="Paper: MQM"),
+            translations_pdf="results/paper/mqm_human_translations.pdf",
+            categories="results/paper/mqm_categories.tsv",
+            categories_md="results/paper/mqm_categories.md",
+            categories_png=report("results/paper/mqm_categories.png", caption="../report/mqm.rst",
+                                  category="Paper: MQM"),
+            categories_pdf="results/paper/mqm_categories.pdf",
+            eras="results/paper/eras.tsv",
+            eras_md=report("results/paper/eras.md", caption="../report/mqm.rst", category="Paper: MQM"),
+        log:
+            "results/logs/paper_mqm.log",
+        benchmark:
+            "results/benchmarks/paper_mqm.tsv"
+        resources:
+            mem_mb=1000,
+            runtime=10,
+        script:
+            "../scripts/paper_mqm.py"
+
+
 SENSITIVITY_TABLES = [f"results/paper/sensitivity_{d}_{lp}.tsv" for d, lp in SENSITIVITY_TARGETS]
 SETTINGS_TABLES = [f"results/paper/{settings_name(t)}.tsv" for t in SETTINGS_TARGETS]
 
@@ -335,6 +375,7 @@ rule paper:
         "results/parmesan/appendix.tsv" if PARMESAN_APPENDIX else [],
         paper_outputs("paper_softbleu", SOFTBLEU),
         paper_outputs("paper_wmt_baselines", WMT_BASELINES),
+        paper_outputs("paper_mqm", "mqm" in PAPER and MTME_LPS),
         [f"results/paper/sensitivity_{d}_{lp}.{ext}" for d, lp in SENSITIVITY_TARGETS for ext in ("tsv", "md", "png")],
         rules.paper_ledger.output,
         expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["tsv", "best.tsv", "png", "pdf"]),

@@ -1,0 +1,188 @@
+"""The MQM tables: mt-metrics-eval's protocols on the MQM sets, what human translations do to each
+metric, where metrics go blind (agreement with MQM restricted to one kind of error), and how the
+2012-14 conclusions fare on MQM. Pure functions over the study's tables; the rule's script does I/O.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from mtmeta.io import markdown_table
+
+# The protocols of the summary table: (column, level, statistic, grouping, aggregation), all with the
+# human translations left out (the WMT21 metrics task's primary setting).
+SUMMARY_PROTOCOLS = [
+    ("sys_pearson", "system", "pearson", "none", "corpus"),
+    ("sys_pearson_mean", "system", "pearson", "none", "segment_mean"),
+    ("sys_accuracy", "system", "accuracy", "none", "corpus"),
+    ("soft_accuracy", "system", "soft_accuracy", "none", "segment_mean"),
+    ("seg_kendall", "segment", "kendall", "none", "segment"),
+    ("seg_acc_eq", "segment", "acc_eq", "item", "segment"),
+]
+# Which cluster ranks (results/significance/clusters.tsv) go beside which column.
+CLUSTERED = {"sys_pearson": ("system", "pearson"), "sys_accuracy": ("system", "accuracy"),
+             "seg_acc_eq": ("segment", "acc_eq")}
+MIN_ITEMS = 30  # a restriction with fewer items (segments where it varies) is too thin to read
+
+
+def _primary(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
+    """The rows with each pair's primary human score."""
+    primary = protocols.apply(lambda r: summaries[(r["dataset"], r["lp"])]["human_scores"][0], axis=1)
+    return protocols[protocols["human_score"] == primary]
+
+
+def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: dict) -> pd.DataFrame:
+    """One row per MQM set x metric: each summary protocol's value (human translations left out) and,
+    where the study ranks it, the metric's significance cluster."""
+    table = _primary(protocols[protocols["dataset"].isin({d for d, _ in summaries})
+                               & (protocols["human_translations"] == "excluded")], summaries)
+    rows = []
+    for (dataset, lp, metric), group in table.groupby(["dataset", "lp", "metric"], sort=False):
+        row = {"dataset": dataset, "lp": lp, "metric": metric, "human_score": group["human_score"].iloc[0],
+               "reference": summaries[(dataset, lp)].get("reference", "")}
+        for column, level, statistic, grouping, aggregation in SUMMARY_PROTOCOLS:
+            hit = group[(group["level"] == level) & (group["statistic"] == statistic)
+                        & (group["grouping"] == grouping) & (group["aggregation"] == aggregation)]
+            row[column] = float(hit["value"].iloc[0]) if len(hit) else math.nan
+            if column in CLUSTERED:
+                level_, statistic_ = CLUSTERED[column]
+                rank = clusters[(clusters["dataset"] == dataset) & (clusters["lp"] == lp)
+                                & (clusters["metric"] == metric) & (clusters["level"] == level_)
+                                & (clusters["statistic"] == statistic_)]
+                row[f"{column}_rank"] = int(rank["rank"].iloc[0]) if len(rank) else math.nan
+        row["n_systems"] = int(group.loc[group["level"] == "system", "n_systems"].max())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None) -> str:
+    """One block per MQM set (metrics by system-level Pearson), then the global accuracy ranking."""
+    lines = ["# mt-metrics-eval's protocols on the MQM sets", "",
+             "Human translations left out; system scores as the study computes them (`corpus`), and as the mean of",
+             "segment scores where marked; (n) = significance cluster (PERM-BOTH, or the pairwise permutation test",
+             "for tie-calibrated acc_eq; 1 = top; results/significance/clusters.tsv). Every other protocol, the",
+             "intervals and the rows with human translations: results/correlations/protocols.tsv.", ""]
+    labels = {"sys_pearson": "sys Pearson", "sys_pearson_mean": "sys Pearson (mean of seg)",
+              "sys_accuracy": "pairwise accuracy", "soft_accuracy": "soft pairwise acc.",
+              "seg_kendall": "seg Kendall", "seg_acc_eq": "seg acc_eq (item, calibrated)"}
+    for (dataset, lp), group in table.groupby(["dataset", "lp"], sort=False):
+        group = group.sort_values("sys_pearson", ascending=False, kind="stable")
+        first = group.iloc[0]
+        lines += [f"## {dataset} {lp} ({first['human_score']}, reference {first['reference']}, "
+                  f"{int(first['n_systems'])} MT systems)", "",
+                  "| metric | " + " | ".join(labels.values()) + " |", "|---|" + "---:|" * len(labels)]
+        for _, row in group.iterrows():
+            cells = []
+            for column in labels:
+                value = row[column]
+                text = "n/a" if pd.isna(value) else f"{value:.3f}"
+                if column in CLUSTERED and not pd.isna(row.get(f"{column}_rank", math.nan)):
+                    rank = int(row[f"{column}_rank"])
+                    text = f"**{text}**" if rank == 1 else f"{text} ({rank})"
+                cells.append(text)
+            lines.append(f"| {row['metric']} | " + " | ".join(cells) + " |")
+        lines.append("")
+    if global_accuracy is not None and len(global_accuracy):
+        pairs = global_accuracy["lp"].iloc[0].replace("+", ", ")
+        lines += [f"## Global pairwise accuracy over {pairs}", "",
+                  "System pairs pooled over the sets (Kocmi et al. 2021), the metrics scored on all of them; "
+                  "(n) = cluster (PERM-BOTH).", "", "| rank | metric | accuracy |", "|---:|---|---:|"]
+        for _, row in global_accuracy.iterrows():
+            lines.append(f"| {int(row['rank'])} | {row['metric']} | {row['value']:.3f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def human_translations_table(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
+    """Per MQM set with human translations and metric: system-level Pearson and pairwise accuracy
+    without and with them, and the change."""
+    table = _primary(protocols[(protocols["level"] == "system") & (protocols["aggregation"] == "corpus")
+                               & protocols["statistic"].isin(["pearson", "accuracy"])], summaries)
+    wide = table.pivot_table(index=["dataset", "lp", "metric", "statistic"], columns="human_translations",
+                             values="value", sort=False)
+    if "included" not in wide:
+        return pd.DataFrame(columns=["dataset", "lp", "metric", "statistic", "excluded", "included", "change",
+                                     "human_translations"])
+    wide = wide.dropna(subset=["included"]).reset_index()
+    wide["change"] = wide["included"] - wide["excluded"]
+    wide["human_translations"] = [", ".join(summaries[(d, lp)].get("human_translations", []))
+                                  for d, lp in zip(wide["dataset"], wide["lp"], strict=True)]
+    return wide[["dataset", "lp", "metric", "statistic", "excluded", "included", "change", "human_translations"]]
+
+
+def categories_table(categories: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:
+    """The category analysis with each restriction's error and segment counts."""
+    return categories.merge(counts, on=["dataset", "lp", "restriction"], how="left")
+
+
+def categories_markdown(table: pd.DataFrame) -> str:
+    """Per pair: metrics (rows) x restrictions (columns), item-grouped Kendall with its interval."""
+    lines = ["# Where metrics go blind: agreement with MQM restricted to one kind of error", "",
+             "Item-grouped Kendall tau-b (each source segment's MT outputs ranked against each other) between the",
+             "metric's segment scores and MQM counting only the errors of one top-level category, or only Major or",
+             "Minor errors, or all (the usual MQM); 95% interval resampling items. Restrictions whose score varies",
+             f"within fewer than {MIN_ITEMS} items are too thin to read (n/a below; their values are in the TSV).", ""]
+    for (dataset, lp), group in table.groupby(["dataset", "lp"], sort=False):
+        restrictions = list(dict.fromkeys(group["restriction"]))
+        counts = group.drop_duplicates("restriction").set_index("restriction")
+        header = " | ".join(f"{r} ({int(counts.at[r, 'errors'])} errors)" for r in restrictions)
+        lines += [f"## {dataset} {lp}", "", f"| metric | {header} |", "|---|" + "---:|" * len(restrictions)]
+        for metric, rows in group.groupby("metric", sort=False):
+            rows = rows.set_index("restriction")
+            cells = []
+            for r in restrictions:
+                row = rows.loc[r]
+                if row["n_items"] < MIN_ITEMS or pd.isna(row["value"]):
+                    cells.append("n/a")
+                else:
+                    cells.append(f"{row['value']:.3f} [{row['low']:.3f}, {row['high']:.3f}]")
+            lines.append(f"| {metric} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def eras_table(system_level: pd.DataFrame, ranks: pd.DataFrame, mtme_datasets: set[str]) -> pd.DataFrame:
+    """Per metric, in each era (the 2012-14 relative rankings; the MQM sets): the pairs it is scored
+    on, the share of them where it is in the top significance group (Williams, one-sided, with each
+    pair's primary human score, as the overview draws it), its mean system-level Pearson and its mean
+    rank among the metrics of each pair."""
+    from mtmeta.paper.overview import primary_rows
+
+    table = primary_rows(system_level).merge(ranks[["dataset", "lp", "metric", "rank"]], on=["dataset", "lp", "metric"],
+                                             how="left").rename(columns={"rank": "williams_rank"})
+    table = table.dropna(subset=["pearson"]).copy()
+    table["era"] = table["dataset"].map(lambda d: "MQM (WMT21)" if d in mtme_datasets else "2012-14 rankings")
+    table["order"] = table.groupby(["dataset", "lp"])["pearson"].rank(ascending=False, method="min")
+    rows = []
+    for (era, metric), group in table.groupby(["era", "metric"], sort=False):
+        rows.append({"metric": metric, "era": era, "pairs": len(group),
+                     "top_group": int((group["williams_rank"] == 1).sum()),
+                     "top_group_share": float((group["williams_rank"] == 1).mean()),
+                     "mean_pearson": float(group["pearson"].mean()), "mean_rank": float(group["order"].mean())})
+    return pd.DataFrame(rows)
+
+
+def eras_markdown(table: pd.DataFrame) -> str:
+    wide = table.pivot_table(index="metric", columns="era", values=["top_group_share", "mean_pearson", "pairs"],
+                             sort=False)
+    eras = list(dict.fromkeys(table["era"]))
+    lines = ["# Both eras: the 2012-14 relative rankings and WMT21 MQM", "",
+             "Per metric and era: the share of the language pairs it is scored on where it is in the top Williams",
+             "group (system-level Pearson with the primary human score; one-sided p <= 0.05 starts a new group), its",
+             "mean Pearson, and the pairs; sorted by the MQM share.", "",
+             "| metric | " + " | ".join(f"{e}: top group | {e}: mean r" for e in eras) + " |",
+             "|---|" + "---:|---:|" * len(eras)]
+    key = ("top_group_share", eras[-1])
+    for metric, row in wide.sort_values(key, ascending=False, na_position="last").iterrows():
+        cells = []
+        for era in eras:
+            share, mean, pairs = row[("top_group_share", era)], row[("mean_pearson", era)], row[("pairs", era)]
+            cells += ["n/a", "n/a"] if pd.isna(share) else [f"{share:.0%} of {int(pairs)}", f"{mean:.3f}"]
+        lines.append(f"| {metric} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_markdown_table(table: pd.DataFrame, title: str) -> str:
+    return f"**{title}**\n\n" + markdown_table(table)
