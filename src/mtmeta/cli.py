@@ -223,6 +223,43 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
     return "\n".join(lines)
 
 
+def cmd_export_scores(args) -> int:
+    """A finished study's metric scores of an mt-metrics-eval pair, in its layout."""
+    from mtmeta.config import metric_spec, metrics_of
+    from mtmeta.io import read_json, read_tsv
+    from mtmeta.metaeval.export import export_metric
+    from mtmeta.metrics.spec import MetricSpec
+
+    config = _config(args)
+    ds = config["datasets"].get(args.dataset)
+    if ds is None or ds["kind"] != "mtme" or args.lp not in ds["language_pairs"]:
+        known = [f"{d} {lp}" for d, spec in config["datasets"].items() if spec["kind"] == "mtme"
+                 for lp in spec["language_pairs"]]
+        raise MtmetaError(f"{args.dataset} {args.lp}: not an mt-metrics-eval (mtme) pair of the study; expected one "
+                          f"of: {', '.join(known) or 'none configured'}")
+    results = Path(args.results)
+    summary_path = results / "datasets" / args.dataset / args.lp / "summary.json"
+    if not summary_path.is_file():
+        raise MtmetaError(f"{summary_path} not found: export-scores reads a finished study (run `make study`), or "
+                          "pass --results DIR")
+    summary = read_json(summary_path)
+    wanted = args.metrics or [m for m in metrics_of(config, args.dataset, args.lp)
+                              if m not in config["external_scores"]]
+    written = []
+    for metric_id in wanted:
+        scores = results / "scores" / args.dataset / args.lp
+        if not (scores / f"{metric_id}.sys.tsv").is_file():
+            raise MtmetaError(f"{scores / f'{metric_id}.sys.tsv'} not found: {metric_id} is not scored on "
+                              f"{args.dataset} {args.lp} in {results}")
+        spec = MetricSpec(metric_id, *metric_spec(config, metric_id))
+        written += export_metric(args.out, summary, metric_id, spec.higher_is_better,
+                                 pd.read_parquet(scores / f"{metric_id}.seg.parquet"),
+                                 read_tsv(scores / f"{metric_id}.sys.tsv"))
+    for path in written:
+        print(path)
+    return 0
+
+
 def cmd_check_config(args) -> int:
     from mtmeta.config import load_config
 
@@ -327,6 +364,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="text: a summary per pair; tsv: the system-level correlations; json: every table")
     p.add_argument("--width", type=int, default=4, choices=range(0, 17), metavar="{0..16}",
                    help="decimals printed (default 4; the written tables keep full precision)")
+
+    p = with_config(add("export-scores", cmd_export_scores,
+                        "Write a finished study's metric scores of an mt-metrics-eval pair in mt-metrics-eval's layout "
+                        "(OUT/metric-scores/LP/NAME-REF.{sys,seg}.score; lower-is-better metrics negated, as "
+                        "mt-metrics-eval reads every score as higher-is-better)."))
+    p.add_argument("dataset", help="an mtme dataset id of the config, e.g. wmt21news")
+    p.add_argument("lp", help="language pair, e.g. en-de")
+    p.add_argument("--out", required=True, help="the test set's directory to write under (e.g. your mt-metrics-eval "
+                                                "data's wmt21.news)")
+    p.add_argument("--results", default="results", help="the study's results directory (default: results)")
+    p.add_argument("--metrics", nargs="+", metavar="METRIC", help="these metric ids only (default: every built-in "
+                                                                  "metric the study scores on the pair)")
 
     p = with_config(add("check-config", cmd_check_config,
                         "Validate a study's config as the workflow does (schema, ids, sources, grids, rule names)."))

@@ -207,6 +207,13 @@ def pooled_ranking_inputs(wildcards):
     return _ranking_files(MTME_LPS, False)
 
 
+def exportable(wildcards):
+    """The metrics of an mt-metrics-eval pair whose scores go back into its layout: the study's own
+    (a user's metric came from the user's files; mt-metrics-eval needs every system scored, and a
+    user's may lack the human translations)."""
+    return [m for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)] if m not in EXTERNAL]
+
+
 def sweep_config(wildcards):
     return config["sweeps"][wildcards.sweep]
 

@@ -228,6 +228,29 @@ rule rank_metrics_pooled:
         "../scripts/rank_metrics.py"
 
 
+rule export_metric_scores:
+    # The study's scores of an mt-metrics-eval set in its own layout, ready for mt-metrics-eval.
+    input:
+        summary="results/datasets/{dataset}/{lp}/summary.json",
+        segments=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.seg.parquet"
+                                    for m in exportable(wildcards)],
+        systems=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.sys.tsv"
+                                   for m in exportable(wildcards)],
+    output:
+        directory("results/mtme/{dataset}/metric-scores/{lp}"),
+    params:
+        metrics=lambda wildcards: [metric_entry(m) for m in exportable(wildcards)],
+    log:
+        "results/logs/export_metric_scores/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/export_metric_scores/{dataset}/{lp}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/export_metric_scores.py"
+
+
 rule collect_clusters:
     input:
         [f"results/significance/{d}/{lp}/clusters.tsv" for d, lp in SYSTEM_LEVEL_LPS],
@@ -278,5 +301,6 @@ rule tables:
         rules.collect_clusters.output.tsv,
         rules.collect_categories.output.tsv if CATEGORY_LPS else [],
         rules.rank_metrics_pooled.output if MTME_LPS else [],
+        [f"results/mtme/{d}/metric-scores/{lp}" for d, lp in MTME_LPS],
         rules.collect_exclusions.output[0],
         expand("results/figures/system_scatter.{metric}.{ext}", metric=FIGURE_METRICS, ext=["png", "pdf"]),
