@@ -183,28 +183,21 @@ def study_order(pairs):
     return [[d, lp, m] for d, lp in pairs for m in METRICS_FOR[(d, lp)]]
 
 
-def ranking_pairs(pairs, segments=True):
+def ranking_pairs(pairs):
     """Per pair, its metrics and their score files, for rank_metrics (segment scores only where an MQM
     set's segment-level protocol needs them)."""
     return [{"dataset": d, "lp": lp, "metrics": [metric_entry(m) for m in METRICS_FOR[(d, lp)]],
              "systems": [f"results/scores/{d}/{lp}/{m}.sys.tsv" for m in METRICS_FOR[(d, lp)]],
              "segments": [f"results/scores/{d}/{lp}/{m}.seg.parquet" for m in METRICS_FOR[(d, lp)]]
-             if segments and (d, lp) in MTME_LPS else []} for d, lp in pairs]
-
-
-def _ranking_files(pairs, segments):
-    listed = ranking_pairs(pairs, segments)
-    return {"summaries": prepared("summary.json", pairs), "human_scores": prepared("human_scores.tsv", pairs),
-            "human_segments": prepared("human_segments.parquet", pairs),
-            "scores": [path for pair in listed for path in (*pair["systems"], *pair["segments"])]}
+             if (d, lp) in MTME_LPS else []} for d, lp in pairs]
 
 
 def ranking_inputs(wildcards):
-    return _ranking_files([(wildcards.dataset, wildcards.lp)], True)
-
-
-def pooled_ranking_inputs(wildcards):
-    return _ranking_files(MTME_LPS, False)
+    pairs = ranking_pairs(SYSTEM_LEVEL_LPS)
+    return {"summaries": prepared("summary.json", SYSTEM_LEVEL_LPS),
+            "human_scores": prepared("human_scores.tsv", SYSTEM_LEVEL_LPS),
+            "human_segments": prepared("human_segments.parquet", SYSTEM_LEVEL_LPS),
+            "scores": [path for pair in pairs for path in (*pair["systems"], *pair["segments"])]}
 
 
 def exportable(wildcards):

@@ -182,73 +182,29 @@ rule test_significance:
 
 
 rule rank_metrics:
-    # mt-metrics-eval's permutation tests between every two metrics of a pair (beside Williams'):
-    # about a second per WMT12-14 pair, 5-10 s per MQM set (its segment-level pairwise tests).
+    # mt-metrics-eval's permutation tests between every two metrics (beside Williams'), on every pair
+    # (system-level Pearson and pairwise accuracy; on an MQM set also segment-level tie-calibrated
+    # acc_eq), and the global pairwise accuracy over the MQM sets: one job, as test_significance.
     input:
         unpack(ranking_inputs),
     output:
-        "results/significance/{dataset}/{lp}/clusters.tsv",
+        pairs=[f"results/significance/{d}/{lp}/clusters.tsv" for d, lp in SYSTEM_LEVEL_LPS],
+        pooled="results/significance/global_accuracy.tsv",
     params:
-        pairs=lambda wildcards: ranking_pairs([(wildcards.dataset, wildcards.lp)]),
-        pooled=False,
+        pairs=ranking_pairs(SYSTEM_LEVEL_LPS),
+        pooled=[SYSTEM_LEVEL_LPS.index(pair) for pair in MTME_LPS],
         draws=config["permutation"]["draws"],
         seed=config["permutation"]["seed"],
         level=config["significance_level"],
     log:
-        "results/logs/rank_metrics/{dataset}/{lp}.log",
+        "results/logs/rank_metrics.log",
     benchmark:
-        "results/benchmarks/rank_metrics/{dataset}/{lp}.tsv"
+        "results/benchmarks/rank_metrics.tsv"
     resources:
-        mem_mb=2000,
-        runtime=20,
+        mem_mb=3000,
+        runtime=30,
     script:
         "../scripts/rank_metrics.py"
-
-
-rule rank_metrics_pooled:
-    # Global pairwise accuracy over the MQM sets (Kocmi et al. 2021), of the metrics scored on all of them.
-    input:
-        unpack(pooled_ranking_inputs),
-    output:
-        "results/significance/global_accuracy.tsv",
-    params:
-        pairs=ranking_pairs(MTME_LPS, segments=False),
-        pooled=True,
-        draws=config["permutation"]["draws"],
-        seed=config["permutation"]["seed"],
-        level=config["significance_level"],
-    log:
-        "results/logs/rank_metrics_pooled.log",
-    benchmark:
-        "results/benchmarks/rank_metrics_pooled.tsv"
-    resources:
-        mem_mb=2000,
-        runtime=20,
-    script:
-        "../scripts/rank_metrics.py"
-
-
-rule export_metric_scores:
-    # The study's scores of an mt-metrics-eval set in its own layout, ready for mt-metrics-eval.
-    input:
-        summary="results/datasets/{dataset}/{lp}/summary.json",
-        segments=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.seg.parquet"
-                                    for m in exportable(wildcards)],
-        systems=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.sys.tsv"
-                                   for m in exportable(wildcards)],
-    output:
-        directory("results/mtme/{dataset}/metric-scores/{lp}"),
-    params:
-        metrics=lambda wildcards: [metric_entry(m) for m in exportable(wildcards)],
-    log:
-        "results/logs/export_metric_scores/{dataset}/{lp}.log",
-    benchmark:
-        "results/benchmarks/export_metric_scores/{dataset}/{lp}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    script:
-        "../scripts/export_metric_scores.py"
 
 
 rule collect_clusters:
@@ -300,7 +256,7 @@ rule tables:
         rules.test_significance.output,
         rules.collect_clusters.output.tsv,
         rules.collect_categories.output.tsv if CATEGORY_LPS else [],
-        rules.rank_metrics_pooled.output if MTME_LPS else [],
+        rules.rank_metrics.output.pooled,
         [f"results/mtme/{d}/metric-scores/{lp}" for d, lp in MTME_LPS],
         rules.collect_exclusions.output[0],
         expand("results/figures/system_scatter.{metric}.{ext}", metric=FIGURE_METRICS, ext=["png", "pdf"]),

@@ -300,7 +300,7 @@ if "mqm" in PAPER and MTME_LPS:
         input:
             protocols=rules.collect_protocols.output.tsv,
             clusters=rules.collect_clusters.output.tsv,
-            global_accuracy=rules.rank_metrics_pooled.output[0],
+            global_accuracy=rules.rank_metrics.output.pooled,
             summaries=prepared("summary.json", MTME_LPS),
             categories=rules.collect_categories.output.tsv if CATEGORY_LPS else [],
             counts=[f"results/datasets/{d}/{lp}/mqm_error_counts.tsv" for d, lp in CATEGORY_LPS],

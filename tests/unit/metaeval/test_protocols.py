@@ -1,0 +1,101 @@
+"""mt-metrics-eval's protocols for one metric on one pair, on a hand-made MQM set."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mtmeta.metaeval.clusters import PairMetrics, oriented, pair_clusters
+from mtmeta.metaeval.export import export_metric
+from mtmeta.metaeval.external import segment_table, system_table
+from mtmeta.metaeval.protocols import PairScores, category_rows, protocol_rows
+from mtmeta.metrics.external import ExternalScores
+
+# Four MT systems and one human translation (refB) x three segments; MQM is 0 or negative.
+MQM = {"s1": [0.0, -1.0, -5.0], "s2": [-1.0, -5.0, -6.0], "s3": [0.0, 0.0, -1.0], "s4": [-5.0, -5.0, -10.0],
+       "refB": [0.0, 0.0, 0.0]}
+METRIC = {"s1": [0.5, 0.4, 0.1], "s2": [0.3, 0.2, 0.2], "s3": [0.9, 0.7, 0.4], "s4": [0.1, 0.0, 0.1],
+          "refB": [0.2, 0.3, 0.1]}  # ranks refB low although MQM says it is flawless
+
+
+def _pair(higher_is_better=True, metric=METRIC):
+    ext = ExternalScores("toy", higher_is_better)
+    rows = pd.DataFrame([{"system": s, "seg_id": k + 1, "score": v} for s, vs in metric.items()
+                         for k, v in enumerate(vs)])
+    segments = segment_table(rows, ext)
+    systems = system_table(ext, None, segments)
+    human_segments = pd.DataFrame([{"system": s, "seg_id": k + 1, "mqm": v} for s, vs in MQM.items()
+                                   for k, v in enumerate(vs)])
+    means = human_segments.groupby("system")["mqm"].mean()
+    human = pd.DataFrame({"system": ["s1", "s2", "s3", "s4"], "mqm": means.loc[["s1", "s2", "s3", "s4"]].to_numpy()})
+    translations = pd.DataFrame({"system": ["refB"], "mqm": [means["refB"]]})
+    summary = {"dataset": "toy", "lp": "en-de", "kind": "mtme", "reference": "refA", "human_scores": ["mqm"],
+               "human_translations": ["refB"], "n_segments": 3}
+    return ext, PairScores(summary, human, translations, human_segments, segments, systems)
+
+
+def _value(table, **where):
+    rows = table
+    for column, value in where.items():
+        rows = rows[rows[column] == value]
+    assert len(rows) == 1, where
+    return rows.iloc[0]
+
+
+def test_system_level_protocols_with_and_without_the_human_translation():
+    metric, pair = _pair()
+    table = protocol_rows("toy", metric, pair, ["mqm"], draws=200, seed=3)
+    human = {"s1": -2.0, "s2": -4.0, "s3": -1 / 3, "s4": -20 / 3}
+    scores = {s: float(np.mean(v)) for s, v in METRIC.items()}
+    mt = ["s1", "s2", "s3", "s4"]
+    pearson = float(np.corrcoef([human[s] for s in mt], [scores[s] for s in mt])[0, 1])
+    row = _value(table, level="system", statistic="pearson", human_translations="excluded", aggregation="corpus")
+    assert row["value"] == pytest.approx(pearson) and row["n_systems"] == 4
+    assert row["interval_method"] == "boot-both" and row["low"] <= row["value"] <= row["high"]
+    # The metric orders the four MT systems exactly as MQM: every pair agrees. With refB (MQM 0, the
+    # best; the metric's second worst, above s4 only) 3 of the 10 pairs disagree.
+    assert _value(table, level="system", statistic="accuracy", human_translations="excluded",
+                  aggregation="corpus")["value"] == 1.0
+    assert _value(table, level="system", statistic="accuracy", human_translations="included",
+                  aggregation="corpus")["value"] == pytest.approx(7 / 10)
+    assert _value(table, level="system", statistic="kendall", human_translations="excluded",
+                  aggregation="segment_mean")["value"] == pytest.approx(1.0)
+    spa = _value(table, statistic="soft_accuracy", human_translations="excluded")
+    assert 0 <= spa["value"] <= 1 and spa["n_items"] == 3
+
+
+def test_segment_level_protocols_and_a_lower_is_better_metric_negated():
+    metric, pair = _pair()
+    table = protocol_rows("toy", metric, pair, ["mqm"], draws=100, seed=1)
+    seg = table[table["level"] == "segment"]
+    assert set(zip(seg["statistic"], seg["grouping"], strict=True)) == {
+        ("pearson", "none"), ("kendall", "none"), ("kendall", "item"), ("acc_eq", "item")}
+    # Item 3 (s1 -5, s2 -6, s3 -1, s4 -10 vs 0.1, 0.2, 0.4, 0.1) and the others, by hand: tau-b per item.
+    from scipy.stats import kendalltau
+
+    gold = np.array([MQM[s] for s in ["s1", "s2", "s3", "s4"]])
+    scores = np.array([METRIC[s] for s in ["s1", "s2", "s3", "s4"]])
+    taus = [kendalltau(gold[:, k], scores[:, k]).statistic for k in range(3)]
+    assert _value(seg, statistic="kendall", grouping="item")["value"] == pytest.approx(np.mean(taus))
+    flipped_metric, flipped = _pair(higher_is_better=False, metric={s: [-v for v in vs] for s, vs in METRIC.items()})
+    negated = protocol_rows("toy", flipped_metric, flipped, ["mqm"], draws=100, seed=1)
+    pd.testing.assert_series_equal(negated["value"], table["value"])
+
+
+def test_clusters_and_categories_and_export(tmp_path):
+    metric, pair = _pair()
+    systems, segments = oriented({"toy": pair.systems, "same": pair.systems}, {"toy": pair.segments},
+                                 {"toy": True, "same": True})
+    clusters = pair_clusters(PairMetrics(pair.summary, pair.human, pair.human_segments, systems, segments), "mqm",
+                             k=50, seed=2)
+    pearson = clusters[clusters["statistic"] == "pearson"]
+    assert list(pearson["rank"]) == [1, 1] and set(pearson["metric"]) == {"toy", "same"}
+    categories = pair.human_segments.rename(columns={"mqm": "all"}).assign(Accuracy=0.0)
+    rows = category_rows("toy", metric, pair, categories, draws=50, seed=2)
+    assert list(rows["restriction"]) == ["all", "Accuracy"]
+    assert math.isnan(rows.iloc[1]["value"]) and rows.iloc[1]["n_items"] == 0  # a constant gold: undefined
+    files = export_metric(tmp_path, pair.summary, "toy", False, pair.segments, pair.systems)
+    assert [f.name for f in files] == ["toy-refA.sys.score", "toy-refA.seg.score"]
+    lines = files[0].read_text().splitlines()
+    assert lines[0].split("\t")[0] == "refB" and float(lines[0].split("\t")[1]) == pytest.approx(-0.2)
