@@ -29,18 +29,22 @@ def job_counts(output):
 def test_default_study_plans_every_dataset(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path))
     # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 10 WMT14 language pairs (5 of them with official scores only)
-    # + the evaluator set, 16 metrics each (11 of the library, TER as the WMT metrics tasks ran it, 4 of
-    # seed 000's softened BLEU); plus seed 001's three module variants on the evaluator set and seed
-    # 002's six Meteor paraphrase settings on WMT12, WMT13-dev and WMT14 en-cs.
-    assert counts["prepare_dataset"] == counts["tokenize_segments"] == 25
+    # + the evaluator set + the six WMT21 MQM sets, 16 metrics each (11 of the library, TER as the WMT
+    # metrics tasks ran it, 4 of seed 000's softened BLEU); plus seed 001's three module variants on the
+    # evaluator set, seed 002's six Meteor paraphrase settings on WMT12, WMT13-dev and WMT14 en-cs, and
+    # three neural metrics' published scores on the two WMT21 en-ru sets.
+    assert counts["prepare_dataset"] == counts["tokenize_segments"] == 31
+    assert counts["assemble_wmt21"] == 1 and counts["categorise_mqm_errors"] == 2
     # One scoring job per metric id, for all the pairs it is scored on: the 16 of every pair, seed
     # 001's three and seed 002's six; and one per metric scored against paraphrased references.
     scoring = {rule for rule in counts if rule.startswith("score_") and not rule.startswith("score_paraphrased_")}
-    assert len(scoring) == 16 + 3 + 6 and {counts[rule] for rule in scoring} == {1}
+    assert len(scoring) == 16 + 3 + 6 + 3 and {counts[rule] for rule in scoring} == {1}
+    assert {"score_bleurt_20", "score_comet_mqm_2021", "score_comet_qe_mqm_2021"} <= scoring
     assert {"score_bleu", "score_chrfpp", "score_ter_wmt", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
-    # One job for every dataset x lp and all its metrics (24 pairs with system-level human scores).
-    assert counts["correlate_system_level"] == 1
-    assert counts["plot_system_scatter"] == 16  # one figure per study-wide metric
+    # One meta-evaluation job per metric id (all its pairs), joined by one job per table.
+    assert counts["evaluate_metric"] == 16 + 3 + 6 + 3
+    assert counts["collect_system_level"] == counts["collect_protocols"] == counts["collect_categories"] == 1
+    assert counts["plot_system_scatter"] == 16 + 3  # one figure per study-wide metric and user's metric
     # Seed 000: one word2vec model per target language (en, cs, de, es, fr, hi, ru).
     assert counts["tokenize_corpus"] == counts["train_embeddings"] == 7
     assert counts["find_neighbours"] == 7  # the generation and phrase variants' neighbours, per language
@@ -55,14 +59,17 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # (Meteor 1.5 uses them for every language); WordNet; Meteor's English paraphrase table; the cs, de,
     # es, fr and ru thesauri; the Meteor jar (its -norm prefixes, for the sensitivity tables' Meteor
     # input modes).
-    assert counts["download_source"] == 11 + 1 + 1 + 1 + 5 + 1
+    assert counts["download_source"] == 11 + 1 + 1 + 1 + 5 + 1 + 3  # + the three WMT21 repositories
     assert counts["index_wordnet"] == counts["index_paraphrase_table"] == 1  # METEOR's cached indexes
     assert counts["extract_archive"] == 4 + 2 + 1
     # Seed 002's sensitivity tables: WMT12 en-cs and the WMT13 dev subset.
     assert counts["paper_sensitivity"] == 2
-    # Meta-evaluation: segment level everywhere, bootstrap and Williams where systems are judged.
-    assert counts["correlate_segment_level"] == 1  # the 20 pairs with judgments in one job
-    assert counts["bootstrap_system_level"] == counts["test_significance"] == 1  # the 24 system-level pairs
+    assert counts["sensitivity_metric"] == 2 * 9 and counts["preprocess_sensitivity_text"] == 2
+    # Comparisons between metrics: Williams and mt-metrics-eval's permutation tests, each one job for
+    # the 30 system-level pairs (WMT12-14 and the MQM sets); the MQM sets' scores in its layout.
+    assert counts["test_significance"] == counts["rank_metrics"] == 1
+    assert counts["export_metric_scores"] == 6
+    assert counts["paper_mqm"] == 1
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
     # The Meteor settings on WMT12, the WMT13 dev subset and WMT14, English->Czech.
@@ -82,4 +89,4 @@ def test_paper_target_builds_every_artefact(repo, tmp_path):
 def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
     counts = job_counts(output)
-    assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 16
+    assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 16 + 3

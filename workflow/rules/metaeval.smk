@@ -207,6 +207,29 @@ rule rank_metrics:
         "../scripts/rank_metrics.py"
 
 
+rule export_metric_scores:
+    # The study's scores of an mt-metrics-eval set in its own layout, ready for mt-metrics-eval.
+    input:
+        summary="results/datasets/{dataset}/{lp}/summary.json",
+        segments=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.seg.parquet"
+                                    for m in exportable(wildcards)],
+        systems=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.sys.tsv"
+                                   for m in exportable(wildcards)],
+    output:
+        directory("results/mtme/{dataset}/metric-scores/{lp}"),
+    params:
+        metrics=lambda wildcards: [metric_entry(m) for m in exportable(wildcards)],
+    log:
+        "results/logs/export_metric_scores/{dataset}/{lp}.log",
+    benchmark:
+        "results/benchmarks/export_metric_scores/{dataset}/{lp}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/export_metric_scores.py"
+
+
 rule collect_clusters:
     input:
         [f"results/significance/{d}/{lp}/clusters.tsv" for d, lp in SYSTEM_LEVEL_LPS],
