@@ -11,6 +11,7 @@ from mtmeta.metrics.base import Metric
 from mtmeta.metrics.scoring import stat_columns
 from mtmeta.stats.correlation import bootstrap_intervals, correlations, fisher_z_interval, resample_weights
 from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS, score_draws
+from mtmeta.stats.two_level_bootstrap import system_means
 
 BOOTSTRAP_COLUMNS = [
     "dataset", "lp", "metric", "human_score", "n_systems", "pearson", "spearman", "kendall", "draws",
@@ -79,25 +80,12 @@ def _bootstrap_rows(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
                     seg_tables: dict[str, pd.DataFrame], metric_objects: dict[str, Metric], draws: int,
                     seed: int, alpha: float) -> list[dict]:
     judged = sorted(set(human.dropna(subset=["gt_others"])["system"]))
-    seg_ids = np.sort(next(iter(seg_tables.values()))["seg_id"].unique())
-    weights = resample_weights(len(seg_ids), draws, seed)
-    human_draws = score_draws(comparisons, judged, weights, seg_ids)
+    weights = _weights(seg_tables, draws, seed)
+    human_draws = score_draws(comparisons, judged, weights, _seg_ids(seg_tables))
     observed_human = human.set_index("system").loc[judged]
-    rows = []
-    for metric_id, table in seg_tables.items():
-        metric = metric_objects[metric_id]
-        sign = 1.0 if metric.higher_is_better else -1.0
-        per_system = _system_statistics(metric_id, table, judged)
-        observed = np.array([metric.corpus_score(per_system[s]) for s in judged])
-        metric_draws = np.column_stack([metric.corpus_scores_weighted(per_system[s], weights) for s in judged])
-        for score in SCORE_COLUMNS:
-            point = correlations(sign * observed, observed_human[score].to_numpy(dtype=float))
-            intervals = bootstrap_intervals(sign * metric_draws, human_draws[score], alpha)
-            rows.append({"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id, "human_score": score,
-                         "n_systems": len(judged), "pearson": point["pearson"], "spearman": point["spearman"],
-                         "kendall": point["kendall"], **intervals, "seed": seed, "confidence": 1 - alpha,
-                         "interval_method": "bootstrap"})
-    return rows
+    return _resampled_rows(summary, seg_tables, metric_objects, judged, weights,
+                           {score: (observed_human[score].to_numpy(dtype=float), human_draws[score])
+                            for score in SCORE_COLUMNS}, seed, alpha)
 
 
 def _segment_score_rows(summary: dict, human: pd.DataFrame, human_segments: pd.DataFrame, name: str,
@@ -108,14 +96,29 @@ def _segment_score_rows(summary: dict, human: pd.DataFrame, human_segments: pd.D
     the study's (the human system scores as the set gives them)."""
     observed_human = human.dropna(subset=[name]).set_index("system")[name]
     judged = sorted(observed_human.index)
-    seg_ids = np.sort(next(iter(seg_tables.values()))["seg_id"].unique())
-    weights = resample_weights(len(seg_ids), draws, seed)
-    grid = human_segments.pivot(index="system", columns="seg_id", values=name).reindex(index=judged, columns=seg_ids)
-    rated = grid.notna().to_numpy(dtype=float)
-    totals = weights @ (np.nan_to_num(grid.to_numpy(dtype=float)) * rated).T
-    counts = weights @ rated.T
-    with np.errstate(invalid="ignore", divide="ignore"):
-        human_draws = np.where(counts > 0, totals / np.where(counts > 0, counts, 1), np.nan)
+    weights = _weights(seg_tables, draws, seed)
+    grid = human_segments.pivot(index="system", columns="seg_id", values=name).reindex(
+        index=judged, columns=_seg_ids(seg_tables))
+    human_draws = system_means(grid.to_numpy(dtype=float), weights)
+    return _resampled_rows(summary, seg_tables, metric_objects, judged, weights,
+                           {name: (observed_human.loc[judged].to_numpy(dtype=float), human_draws)}, seed, alpha)
+
+
+def _seg_ids(seg_tables: dict[str, pd.DataFrame]) -> np.ndarray:
+    return np.sort(next(iter(seg_tables.values()))["seg_id"].unique())
+
+
+def _weights(seg_tables: dict[str, pd.DataFrame], draws: int, seed: int) -> np.ndarray:
+    """The segment weights of every draw (the same for every metric and human score of a pair)."""
+    return resample_weights(len(_seg_ids(seg_tables)), draws, seed)
+
+
+def _resampled_rows(summary: dict, seg_tables: dict[str, pd.DataFrame], metric_objects: dict[str, Metric],
+                    judged: list[str], weights: np.ndarray, humans: dict[str, tuple[np.ndarray, np.ndarray]],
+                    seed: int, alpha: float) -> list[dict]:
+    """One row per metric x human score: the point correlations and the percentile intervals over the
+    draws, each metric re-aggregated from its statistics with each draw's weights (``humans``: per
+    human score, the observed system scores and their draws)."""
     rows = []
     for metric_id, table in seg_tables.items():
         metric = metric_objects[metric_id]
@@ -123,10 +126,11 @@ def _segment_score_rows(summary: dict, human: pd.DataFrame, human_segments: pd.D
         per_system = _system_statistics(metric_id, table, judged)
         observed = np.array([metric.corpus_score(per_system[s]) for s in judged])
         metric_draws = np.column_stack([metric.corpus_scores_weighted(per_system[s], weights) for s in judged])
-        point = correlations(sign * observed, observed_human.loc[judged].to_numpy(dtype=float))
-        intervals = bootstrap_intervals(sign * metric_draws, human_draws, alpha)
-        rows.append({"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id, "human_score": name,
-                     "n_systems": len(judged), "pearson": point["pearson"], "spearman": point["spearman"],
-                     "kendall": point["kendall"], **intervals, "seed": seed, "confidence": 1 - alpha,
-                     "interval_method": "bootstrap"})
+        for score, (observed_human, human_draws) in humans.items():
+            point = correlations(sign * observed, observed_human)
+            intervals = bootstrap_intervals(sign * metric_draws, human_draws, alpha)
+            rows.append({"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id, "human_score": score,
+                         "n_systems": len(judged), "pearson": point["pearson"], "spearman": point["spearman"],
+                         "kendall": point["kendall"], **intervals, "seed": seed, "confidence": 1 - alpha,
+                         "interval_method": "bootstrap"})
     return rows
