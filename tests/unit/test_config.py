@@ -234,6 +234,15 @@ def test_a_key_given_twice_is_an_error_naming_file_and_line(tmp_path):
          r"sweeps.meteor-alpha-gamma.fixed: parameter beta=-3 is out of range"),
         (lambda c: c["sweeps"]["meteor-alpha-gamma"].update(fixed={"tokenize": "intl"}),
          r"sweeps.meteor-alpha-gamma.fixed.tokenize: meteor cannot re-score 'tokenize'"),
+        # mt-metrics-eval datasets and what they feed.
+        (lambda c: c["datasets"]["wmt21ted"].update(evalset={"path": "x", "assemble": "wmt21"}),
+         r"datasets/wmt21ted/evalset: .* is valid under each of|is not valid under any"),
+        (lambda c: c["datasets"]["wmt21news"]["references"].update({"de-en": "refA"}),
+         r"datasets.wmt21news.references names de-en, not one of its language_pairs"),
+        (lambda c: c["paper"]["mqm"].update(categories=["wmt12/en-cs"]),
+         r"paper.mqm.categories names wmt12/en-cs, which is not an mt-metrics-eval \(mtme\) dataset"),
+        (lambda c: c["external_scores"]["bleurt-20"].update(pairs=["wmt21news/de-en"]),
+         r"external_scores.bleurt-20.pairs names wmt21news de-en, which is not a configured dataset x language pair"),
         (lambda c: c["sweeps"]["meteor-alpha-gamma"].update(metric="bleu"),
          r"sweeps.meteor-alpha-gamma.metric: 'bleu' \(bleu\) cannot be re-scored from its statistics; expected "
          r"a metric of: meteor"),
