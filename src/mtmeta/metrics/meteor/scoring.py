@@ -64,10 +64,11 @@ RANK = {
 }
 # The WMT12 metrics task's Meteor: Meteor 1.3 (Denkowski & Lavie 2011), task "rank", for the five target
 # languages that release supported. Meteor 1.3's own table (its paper's, or its Constants.java) is not
-# among the sources the study could read, so these are the values Meteor 1.5's Constants.java keeps for
-# task "rank" in these languages (the same numbers as RANK). For English a measurement says they are
-# the ones WMT12 ran: with them and the jar's -norm, METEOR gives the official WMT12 es-en Meteor system
-# scores within 5.4e-5 on all 12 systems (docs/official-record.md); cs, de, es, fr cannot be checked.
+# among the sources the study could read, so these are the task "rank" values that Constants.java of
+# releases 1.4 and 1.5 share for these languages (the same numbers as RANK). For English a measurement
+# says they are the ones WMT12 ran: with them and the jar's -norm, METEOR gives the official WMT12 es-en
+# Meteor system scores within 5.4e-5 on all 12 systems (docs/official-record.md); cs, de, es, fr cannot
+# be checked.
 WMT12_LANGUAGES = ("en", "cs", "de", "es", "fr")
 WMT12 = {lang: Preset(RANK[lang].alpha, RANK[lang].beta, RANK[lang].gamma, RANK[lang].delta, RANK[lang].modules,
                       RANK[lang].weights, description="Meteor 1.3 task 'rank', as the WMT12 metrics task ran it")
