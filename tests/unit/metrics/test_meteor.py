@@ -53,6 +53,31 @@ def test_presets():
     assert (textbook.alpha, textbook.beta, textbook.gamma, textbook.full_match_rule) == (0.9, 3.0, 0.5, False)
 
 
+def test_wmt12_preset_has_the_published_rank_parameters_of_its_five_languages(resources):
+    # Task "rank" of Meteor's Constants.java (cmu-mtlab/meteor @ 3f42664ffbc8, VERSION "1.5"): PARAM_RANK
+    # {alpha, beta, gamma, delta} and WEIGHT_RANK, its weights in the order of the language's modules.
+    # docs/official-record.md: WMT12 ran Meteor 1.3, whose own table the look-ups do not hold; for
+    # English these values give the official WMT12 es-en Meteor scores (tests/realdata/test_official_record_real.py).
+    published = {
+        "en": ((0.85, 0.20, 0.60, 0.75), ("exact", "stem", "synonym", "paraphrase"), (1.0, 0.6, 0.8, 0.6)),
+        "cs": ((0.95, 0.20, 0.60, 0.80), ("exact", "paraphrase"), (1.0, 0.4)),
+        "fr": ((0.90, 1.40, 0.60, 0.65), ("exact", "stem", "paraphrase"), (1.0, 0.2, 0.4)),
+        "es": ((0.65, 1.30, 0.50, 0.80), ("exact", "stem", "paraphrase"), (1.0, 0.8, 0.6)),
+        "de": ((0.95, 1.00, 0.55, 0.55), ("exact", "stem", "paraphrase"), (1.0, 0.8, 0.2)),
+    }
+    for lang, (parameters, modules, weights) in published.items():
+        preset = scoring.preset("wmt12", lang)
+        assert (preset.alpha, preset.beta, preset.gamma, preset.delta) == parameters, lang
+        assert (preset.modules, preset.weights, preset.full_match_rule) == (modules, weights, True), lang
+    with pytest.raises(ConfigError, match=r"preset 'wmt12'.*en, cs, de, es, fr, not 'ru'"):
+        scoring.preset("wmt12", "ru")
+    # A labelled setting, never the default: the default stays Meteor 1.5's rank preset.
+    assert metrics.get("meteor", lang="en", resources=str(resources)).preset == "rank"
+    labelled = meteor(resources, preset="wmt12", modules=None)
+    assert labelled.signature().startswith(
+        "meteor|lang:en|preset:wmt12|mods:ex+st+sy+pa|w:1_0.6_0.8_0.6|a:0.85|b:0.2|g:0.6|d:0.75|fullmatch:meteor15")
+
+
 def test_identical_strings_under_both_fragmentation_rules(resources):
     text = "the cat sat on a mat"
     # Meteor 1.5: a fully matched single chunk has no fragmentation, so the score is exactly 1.

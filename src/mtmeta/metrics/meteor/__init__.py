@@ -1,7 +1,8 @@
 """METEOR: one implementation with switches, from Meteor 1.5 to the seeds' textbook variants.
 
 ``mtmeta.metrics.get("meteor", lang="en")`` gives Meteor 1.5's ranking preset for the language;
-``preset=`` selects ``rank``, ``li``, ``basic``, ``penalty`` or ``textbook``, and any of
+``preset=`` selects ``rank``, ``li``, ``wmt12`` (Meteor 1.3 as the WMT12 metrics task ran it, for en,
+cs, de, es, fr), ``basic``, ``penalty`` or ``textbook``, and any of
 ``alpha, beta, gamma, delta, weights, modules`` overrides it. Alignment is Meteor 1.5's (see
 ``aligner``); scores come from sufficient statistics (see ``scoring``), so every parameter but
 the module list re-scores cached statistics without re-aligning (:meth:`METEOR.rescore`).
