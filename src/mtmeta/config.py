@@ -343,6 +343,15 @@ def check_paper(config: dict, check_metric) -> None:
             for lp in config["datasets"][dataset]["language_pairs"]:
                 for metric_id in paper["wmt_baselines"]["metrics"]:
                     scored(metric_id, dataset, lp, f"{where}.metrics")
+    if "official_wmt12" in paper:
+        section, where = paper["official_wmt12"], "paper.official_wmt12"
+        dataset = section["dataset"]
+        if config["datasets"].get(dataset, {}).get("kind") != "wmt":
+            raise ConfigError(f"{where}.dataset names {dataset!r}, which is not a configured WMT dataset")
+        for part in ("defaults", "as_run"):
+            for official, metric_id in section[part].items():
+                for lp in config["datasets"][dataset]["language_pairs"]:
+                    scored(metric_id, dataset, lp, f"{where}.{part}.{official}")
     if "mqm" in paper:
         for target in paper["mqm"].get("categories", []):
             dataset, _ = target_of(target, "paper.mqm.categories")

@@ -26,6 +26,10 @@ SOFTBLEU = PAPER.get("softbleu")
 SOFTBLEU_METRICS = [SOFTBLEU["baseline"], *SOFTBLEU["metrics"]] if SOFTBLEU else []
 WMT_BASELINES = PAPER.get("wmt_baselines")
 SENSITIVITY = PAPER.get("sensitivity")
+# The official WMT12 record (config/reported/wmt12.yaml) beside the study's metrics.
+OFFICIAL = PAPER.get("official_wmt12")
+OFFICIAL_LPS = [(OFFICIAL["dataset"], lp) for lp in DATASETS[OFFICIAL["dataset"]]["language_pairs"]] if OFFICIAL else []
+OFFICIAL_METRICS = list(dict.fromkeys([*OFFICIAL["defaults"].values(), *OFFICIAL["as_run"].values()])) if OFFICIAL else []
 SENSITIVITY_TARGETS = [target_pair(t) for t in SENSITIVITY["targets"]] if SENSITIVITY else []
 
 
@@ -209,6 +213,7 @@ if WMT_BASELINES:
         input:
             system_level=metric_pieces("system_level", WMT_BASELINES["metrics"]),
             bootstrap=metric_pieces("system_bootstrap", WMT_BASELINES["metrics"]),
+            record=repo_file("config/reported/wmt12.yaml") if OFFICIAL else [],
         output:
             tsv=report("results/paper/wmt_baselines.tsv", caption="../report/wmt_baselines.rst",
                        category="Paper: WMT baselines"),
@@ -217,6 +222,9 @@ if WMT_BASELINES:
         params:
             metrics=WMT_BASELINES["metrics"],
             human_scores=WMT_BASELINES["human_scores"],
+            # The study ids each official metric of the record is compared with.
+            official_ids={k: list(dict.fromkeys([OFFICIAL["defaults"][k], OFFICIAL["as_run"][k]])) for k in
+                          OFFICIAL["defaults"]} if OFFICIAL else {},
         log:
             "results/logs/paper_wmt_baselines.log",
         benchmark:
@@ -334,6 +342,40 @@ if "mqm" in PAPER and MTME_LPS:
             "../scripts/paper_mqm.py"
 
 
+if OFFICIAL:
+
+    rule paper_official_wmt12:
+        # The WMT12 metrics task's published correlations beside the study's; BLEU and METEOR re-scored
+        # with one factor changed (about a minute: METEOR without paraphrases on four pairs).
+        input:
+            record=repo_file("config/reported/wmt12.yaml"),
+            human_scores=prepared("human_scores.tsv", OFFICIAL_LPS),
+            segments=prepared("segments.parquet", OFFICIAL_LPS),
+            systems=[f"results/scores/{d}/{lp}/{m}.sys.tsv" for d, lp in OFFICIAL_LPS for m in OFFICIAL_METRICS],
+            resources=metric_resource_files(OFFICIAL["as_run"]["meteor"], [target_language(lp) for _, lp in OFFICIAL_LPS])
+            + source_inputs("meteor_jar"),
+        output:
+            tsv=report("results/paper/official_wmt12.tsv", caption="../report/official.rst",
+                       category="Paper: official record"),
+            markdown="results/paper/official_wmt12.md",
+            factors="results/paper/official_wmt12_factors.tsv",
+        params:
+            dataset=OFFICIAL["dataset"],
+            lps=[lp for _, lp in OFFICIAL_LPS],
+            metrics=[metric_entry(m) for m in OFFICIAL_METRICS],
+            defaults=OFFICIAL["defaults"],
+            as_run=OFFICIAL["as_run"],
+        log:
+            "results/logs/paper_official_wmt12.log",
+        benchmark:
+            "results/benchmarks/paper_official_wmt12.tsv"
+        resources:
+            mem_mb=3000,
+            runtime=20,
+        script:
+            "../scripts/paper_official_wmt12.py"
+
+
 SENSITIVITY_TABLES = [f"results/paper/sensitivity_{d}_{lp}.tsv" for d, lp in SENSITIVITY_TARGETS]
 SETTINGS_TABLES = [f"results/paper/{settings_name(t)}.tsv" for t in SETTINGS_TARGETS]
 
@@ -349,6 +391,7 @@ rule paper_ledger:
         parmesan_settings=SETTINGS_TABLES,
         parmesan=[f"results/paper/{name}.tsv" for name in PARAPHRASED_TABLES] if PARAPHRASED_LABELS else [],
         sensitivity=SENSITIVITY_TABLES,
+        official=[rules.paper_official_wmt12.output.tsv] if OFFICIAL else [],
     output:
         tsv=report("results/paper/ledger.tsv", caption="../report/ledger.rst", category="Paper: ledger"),
         markdown="results/paper/ledger.md",
@@ -376,6 +419,7 @@ rule paper:
         paper_outputs("paper_softbleu", SOFTBLEU),
         paper_outputs("paper_wmt_baselines", WMT_BASELINES),
         paper_outputs("paper_mqm", "mqm" in PAPER and MTME_LPS),
+        paper_outputs("paper_official_wmt12", OFFICIAL),
         [f"results/paper/sensitivity_{d}_{lp}.{ext}" for d, lp in SENSITIVITY_TARGETS for ext in ("tsv", "md", "png")],
         rules.paper_ledger.output,
         expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["tsv", "best.tsv", "png", "pdf"]),

@@ -15,7 +15,7 @@ def main(snakemake):
     configure(snakemake.log[0])
     inputs = snakemake.input
     ledger = ledger_table(tables(inputs.meteor_tuning), tables(inputs.parmesan_settings), tables(inputs.parmesan),
-                          tables(inputs.sensitivity))
+                          tables(inputs.sensitivity), tables(inputs.official))
     ledger.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.6g")  # the ledger reads at 6 digits
     write_text(snakemake.output.markdown, markdown_table(ledger, columns=LEDGER_COLUMNS))
 

@@ -66,13 +66,24 @@ def with_measured_reasons(seed_table: pd.DataFrame, sensitivity: dict[str, pd.Da
     return out
 
 
+def official_rows(name: str, table: pd.DataFrame) -> pd.DataFrame:
+    """The official record's rows (mtmeta.paper.official): each published cell beside the study's
+    metric as the task ran it."""
+    return pd.DataFrame({
+        "seed": table["dataset"].str.upper() + " metrics task", "table": name,
+        "row": table["metric"] + " " + table["lp"] + " (" + table["as_run_id"] + ")",
+        "column": "Spearman with > others", "reported": table["reported"], "reproduced": table["as_run"],
+        "delta": table["as_run_gap"], "reason": table["reason"]}, columns=LEDGER_COLUMNS)
+
+
 def ledger_table(meteor_tuning: dict[str, pd.DataFrame], parmesan_settings: dict[str, pd.DataFrame],
-                 parmesan: dict[str, pd.DataFrame], sensitivity: dict[str, pd.DataFrame] | None = None
-                 ) -> pd.DataFrame:
+                 parmesan: dict[str, pd.DataFrame], sensitivity: dict[str, pd.DataFrame] | None = None,
+                 official: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
     """Every reported number beside ours, from the paper tables (table name -> table): METEOR tuning
     (seed 001, three-way accuracy), the Meteor settings (seed 002, Pearson; each reason followed by
-    what the ``sensitivity`` table of its test set measured) and the tables on the paraphrased
-    references (seed 002, already in the ledger's columns). Empty tables, and none at all (a config
+    what the ``sensitivity`` table of its test set measured), the tables on the paraphrased
+    references (seed 002, already in the ledger's columns) and the official metrics-task record
+    (``official``: the WMT12 Spearman cells). Empty tables, and none at all (a config
     without the seeds' datasets), still give a valid ledger."""
     parts = [ledger_rows("001", name, frame, "three-way accuracy") for name, frame in meteor_tuning.items()]
     parts += [ledger_rows("002", name, with_measured_reasons(frame, sensitivity or {}), "Pearson with > others",
@@ -80,4 +91,5 @@ def ledger_table(meteor_tuning: dict[str, pd.DataFrame], parmesan_settings: dict
               for name, frame in parmesan_settings.items()]
     parts += [frame[frame["reason"] != NOT_REPORTED].assign(seed="002", table=name)[LEDGER_COLUMNS]
               for name, frame in parmesan.items()]
+    parts += [official_rows(name, frame) for name, frame in (official or {}).items()]
     return pd.concat([pd.DataFrame(columns=LEDGER_COLUMNS), *parts], ignore_index=True)[LEDGER_COLUMNS]

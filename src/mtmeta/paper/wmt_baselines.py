@@ -6,17 +6,30 @@ from __future__ import annotations
 import pandas as pd
 
 COLUMNS = ["dataset", "lp", "metric", "human_score", "official_human_score", "n_systems", "pearson",
-           "pearson_low", "pearson_high", "spearman", "spearman_low", "spearman_high", "bootstrap_draws",
-           "interval_method", "metric_signature"]
+           "pearson_low", "pearson_high", "spearman", "spearman_low", "spearman_high", "reported_spearman",
+           "spearman_gap", "bootstrap_draws", "interval_method", "metric_signature"]
+
+
+def reported_values(record: dict, official_ids: dict[str, list[str]]) -> dict[tuple[str, str, str], float]:
+    """(dataset, lp, study metric id) -> the published Spearman of an official record
+    (config/reported/wmt12.yaml), for the study ids each official metric is compared with."""
+    values = {}
+    for official, cells in record.get("spearman", {}).items():
+        for metric_id in official_ids.get(official, []):
+            for lp, value in cells.items():
+                values[(record["dataset"], lp, metric_id)] = float(value)
+    return values
 COMPARISON_COLUMNS = ["dataset", "lp", "metric", "n_systems", "official", "gt_others", "expected_wins",
                       "official_minus_gt_others"]
 
 
 def baselines_table(system_level: pd.DataFrame, bootstrap: pd.DataFrame, metrics: list[str],
-                    human_scores: dict[str, dict]) -> pd.DataFrame:
+                    human_scores: dict[str, dict], reported: dict[tuple[str, str, str], float] | None = None
+                    ) -> pd.DataFrame:
     """One row per dataset x language pair x metric: Pearson and Spearman with the dataset's human score
-    and their intervals (bootstrap, or Fisher's z for an official score). A requested correlation
-    missing from the inputs is an error."""
+    and their intervals (bootstrap, or Fisher's z for an official score), and where the metrics task
+    published the Spearman (``reported``: :func:`reported_values`), it and the gap (ours minus it). A
+    requested correlation missing from the inputs is an error."""
     parts = []
     for dataset, score in human_scores.items():
         rows = system_level[(system_level["dataset"] == dataset)
@@ -35,6 +48,10 @@ def baselines_table(system_level: pd.DataFrame, bootstrap: pd.DataFrame, metrics
                            "spearman_low", "spearman_high", "draws", "interval_method"]].rename(
         columns={"draws": "bootstrap_draws"})
     table = table.merge(intervals, on=["dataset", "lp", "metric", "human_score"], how="left", validate="1:1")
+    reported = reported or {}
+    table["reported_spearman"] = [reported.get(key, float("nan"))
+                                  for key in zip(table["dataset"], table["lp"], table["metric"], strict=True)]
+    table["spearman_gap"] = table["spearman"] - table["reported_spearman"]
     return table[COLUMNS]
 
 
@@ -108,13 +125,17 @@ def baselines_markdown(table: pd.DataFrame, comparison: pd.DataFrame | None = No
                 "| metric | " + " | ".join(f"{lp} ({part.loc[part['lp'] == lp, 'n_systems'].iloc[0]})" for lp in lps)
                 + " |", "|---|" + "---:|" * len(lps)]
         for metric, rows in part.groupby("metric", sort=False):
-            cells = {row.lp: f"{row.pearson:.3f} / {row.spearman:.3f}" for row in rows.itertuples()}
+            cells = {row.lp: f"{row.pearson:.3f} / {row.spearman:.3f}" + (
+                f" (published {row.reported_spearman:.2f})" if row.reported_spearman == row.reported_spearman else "")
+                for row in rows.itertuples()}
             out.append(f"| {metric} | " + " | ".join(cells[lp] for lp in lps) + " |")
         out.append("")
     if comparison is not None and not comparison.empty:
         out.append(comparison_markdown(comparison, human_scores or {}))
     signatures = table.drop_duplicates(["metric", "metric_signature"])
     out += ["Column headers give the number of systems. TER is negated (lower is better), so for every metric "
-            "a higher correlation is better.", "", "Signatures (one per target language where it names it):", ""]
+            "a higher correlation is better. \"Published\": the Spearman the metrics task published for its "
+            "metric (config/reported/; results/paper/official_wmt12.md compares each with the study's metric as "
+            "the task ran it).", "", "Signatures (one per target language where it names it):", ""]
     out += [f"- {row.metric}: `{row.metric_signature}`" for row in signatures.itertuples()]
     return "\n".join(out) + "\n"
