@@ -1,8 +1,6 @@
 """Rule plot_system_scatter: metric vs human system score, one panel per dataset x lp."""
 
-import pandas as pd
-
-from mtmeta.io import read_json
+from mtmeta.io import read_json, read_tsv
 from mtmeta.logsetup import configure
 from mtmeta.metaeval.system_level import primary_human_score
 from mtmeta.paper.figures import system_scatter
@@ -15,9 +13,9 @@ def main(snakemake):
     for systems, human_path, corr, summary_path in zip(snakemake.input.systems, snakemake.input.human_scores,
                                                        snakemake.input.correlations, snakemake.input.summaries,
                                                        strict=True):
-        human = pd.read_csv(human_path, sep="\t")
-        table = pd.read_csv(systems, sep="\t").merge(human, on="system")
-        correlations = pd.read_csv(corr, sep="\t")
+        human = read_tsv(human_path)
+        table = read_tsv(systems).merge(human, on="system")
+        correlations = read_tsv(corr)
         # A pair without judgments (official scores only) is plotted against its official score.
         x = primary_human_score(human, human_score)
         correlation = correlations[correlations["metric"] == snakemake.wildcards.metric].set_index(
