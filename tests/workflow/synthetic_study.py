@@ -139,12 +139,13 @@ def study_config(mirror: Path) -> dict:
             "tiny_data": source("tiny-data.tar.gz", sha256("tiny-data.tar.gz")),
             "tiny_judgments": source("judgments.tgz", sha256("judgments.tgz"), format="wmt_ranking_csv",
                                      member="judgments/rnk.csv"),
-            "eval_data": source("eval.txt"),
-            "eval_labels": source("labels.txt"),
-            "function_words_de": source("german.words"),
-            "thesaurus_de": source("th_de.dat"),
-            "function_words_en": source("german.words"),  # any list will do for the tiny evaluator set
-            "wordnet": source("unused.zip"),
+            "eval_data": source("eval.txt", sha256("eval.txt")),
+            "eval_labels": source("labels.txt", sha256("labels.txt")),
+            "function_words_de": source("german.words", sha256("german.words")),
+            "thesaurus_de": source("th_de.dat", sha256("th_de.dat")),
+            # any list will do for the tiny evaluator set
+            "function_words_en": source("german.words", sha256("german.words")),
+            "wordnet": source("unused.zip"),  # never fetched: no metric here needs it (nor a sha256)
             "meteor_paraphrase_en": source("unused.gz"),
         },
         "datasets": {

@@ -117,7 +117,7 @@ def test_every_target_exists(study):
     segments = pd.read_parquet(study / "results/scores/evaltiny/xx-en/bleu.seg.parquet")
     assert segments.set_index(["system", "seg_id"]).loc[("hyp1", 2), "score"] == pytest.approx(100.0)
     manifest = json.loads((study / "resources/eval_data/manifest.json").read_text())
-    assert manifest["verified"] is False  # no sha256 configured for that source, and the manifest says so
+    assert manifest["verified"] is True and manifest["sha256"] == manifest["expected_sha256"]  # every source has one
 
 
 def test_sweep_rescoring_equals_scoring_from_scratch(study):
