@@ -50,8 +50,11 @@ def read_table(path: str | Path, columns: dict[str, str], *, what: str, optional
     header = lines[0].split("\t")
     _check_header(path, header, list(columns), expected)
     width = len(header)
-    numbers = [number for number, line in enumerate(lines[1:], start=2) if line]
-    body = [lines[number - 1] for number in numbers]
+    if "" in lines:  # empty lines hold no row: skipped, the others keep their line numbers
+        numbers = [number for number, line in enumerate(lines[1:], start=2) if line]
+        body = [lines[number - 1] for number in numbers]
+    else:
+        numbers, body = range(2, len(lines) + 1), lines[1:]
     if not body and rows_required:
         raise InputError(path, "no rows below the header", line=2, expected=expected)
     fields = np.fromiter(map(methodcaller("count", "\t"), body), dtype=np.int64, count=len(body)) + 1
@@ -59,7 +62,7 @@ def read_table(path: str | Path, columns: dict[str, str], *, what: str, optional
     if len(wrong):
         first = int(wrong[0])
         raise InputError(path, f"found {fields[first]} tab-separated field{'s' if fields[first] != 1 else ''}",
-                         line=numbers[first],
+                         line=int(numbers[first]),
                          expected=f"{width}, one per column of the header ({', '.join(header)})")
     cells = np.array("\t".join(body).split("\t") if body else [], dtype=object).reshape(len(body), width)
     wanted = {**columns, **{c: k for c, k in optional.items() if c in header and c not in columns}}
@@ -91,31 +94,52 @@ def _check_header(path, header: list[str], required: list[str], expected: str) -
 
 
 def _convert(path, values: pd.Series, lines: pd.Series, column: str, kind: str) -> pd.Series:
+    """A column's cells as its kind, or an error at the first bad cell. Names and integers repeat (a
+    few systems, a few thousand segments): each distinct value is checked once. Numbers are
+    converted by Python's float (correctly rounded) in one pass; the bad cell is looked for only
+    when that fails."""
     if kind == "text":
-        return values.astype(str)
-    stripped = values.str.strip()
-    if kind == "name":
-        empty = stripped == ""
-        if empty.any():
-            raise InputError(path, f"empty {column}", line=int(lines[empty].iloc[0]),
-                             expected=f"a {column} name (any text but an empty one)")
-        return values.astype(str)
-    if kind == "integer":
-        bad = ~stripped.str.fullmatch(r"[+-]?[0-9]+")
-        if bad.any():
-            first = bad.to_numpy().nonzero()[0][0]
-            raise InputError(path, f"{column} {values.iloc[first]!r} is not an integer", line=int(lines.iloc[first]),
-                             expected="an integer")
-        return stripped.astype(np.int64)
-    missing = (stripped == "") if kind == "number?" else pd.Series(False, index=values.index)
-    # pandas' parser for the check; Python's float for the values, which rounds every decimal exactly.
-    parsed = pd.to_numeric(stripped.where(~missing, "0"), errors="coerce")
-    bad = parsed.isna() & ~stripped.str.lower().str.fullmatch(r"[+-]?nan")
-    if bad.any():
-        first = bad.to_numpy().nonzero()[0][0]
-        raise InputError(path, f"{column} {values.iloc[first]!r} is not a number", line=int(lines.iloc[first]),
-                         expected="a number" + (" or an empty cell (no value)" if kind == "number?" else ""))
-    return stripped.where(~missing, "nan").astype(np.float64)
+        return values
+    if kind in ("name", "integer"):
+        codes, distinct = pd.factorize(values.to_numpy(dtype=object), use_na_sentinel=False)
+        for position, value in enumerate(distinct):
+            problem = _bad_name(value, column) if kind == "name" else _bad_integer(value, column)
+            if problem:
+                first = int(np.argmax(codes == position))
+                raise InputError(path, problem[0], line=int(lines.iloc[first]), expected=problem[1])
+        if kind == "name":
+            return values
+        return pd.Series(np.array([int(v) for v in distinct], dtype=np.int64)[codes], index=values.index)
+    cells = values.to_numpy(dtype=object)
+    missing = (cells == "") if kind == "number?" else np.zeros(len(cells), dtype=bool)
+    try:
+        return pd.Series(np.where(missing, "nan", cells).astype(np.float64), index=values.index)
+    except ValueError:
+        for position, cell in enumerate(cells):
+            if kind == "number?" and not cell.strip():
+                continue
+            try:
+                float(cell)
+            except ValueError:
+                raise InputError(path, f"{column} {cell!r} is not a number", line=int(lines.iloc[position]),
+                                 expected="a number" + (" or an empty cell (no value)" if kind == "number?" else ""),
+                                 ) from None
+        numbers = [np.nan if kind == "number?" and not cell.strip() else float(cell) for cell in cells]
+        return pd.Series(np.array(numbers, dtype=np.float64), index=values.index)
+
+
+def _bad_name(value: str, column: str) -> tuple[str, str] | None:
+    if value.strip():
+        return None
+    return f"empty {column}", f"a {column} name (any text but an empty one)"
+
+
+def _bad_integer(value: str, column: str) -> tuple[str, str] | None:
+    text = value.strip()
+    if text[1:].isdigit() if text[:1] in "+-" else text.isdigit():
+        if text.isascii():
+            return None
+    return f"{column} {value!r} is not an integer", "an integer"
 
 
 def first_line(table: pd.DataFrame, mask) -> int:

@@ -97,6 +97,8 @@ def split_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
+    if "\r" not in text:  # the usual case: no line to look at again
+        return lines
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
