@@ -257,3 +257,20 @@ def test_standard_streams_that_cannot_be_used(tmp_path):
     for argv, message in cases:
         result = subprocess.run(argv, capture_output=True, text=True, timeout=120)
         assert (result.returncode, result.stderr) == (2, message), argv
+
+
+def test_the_bootstrap_without_judged_systems_says_why():
+    from mtmeta.metaeval.bootstrap import bootstrap_table
+
+    comparisons = pd.DataFrame({"seg_id": [1], "sys_a": ["hyp1"], "sys_b": ["hyp2"], "outcome": ["a"]})
+    with pytest.raises(ValueError, match=r"evaluator xx-en: 0 system\(s\) with a human score \(none\); a bootstrap"):
+        bootstrap_table({"dataset": "evaluator", "lp": "xx-en"}, comparisons, system_scores(comparisons.iloc[0:0]),
+                        {"m": pd.DataFrame({"system": ["hyp1"], "seg_id": [1], "score": [1.0]})}, {}, draws=10)
+
+
+def test_sources_says_which_checksum_is_missing(capsys):
+    code, out, _ = run(capsys, "sources", "--mirror", "none")
+    assert code == 0
+    rows = {line.split("\t")[0]: line.split("\t") for line in out.splitlines()[2:]}
+    assert rows["wmt12_data"][4] == "(none: fetch refuses it until sources.wmt12_data.upstream.sha256 is set)"
+    assert len(rows["meteor_jar"][4]) == 64  # upstream only, and pinned
