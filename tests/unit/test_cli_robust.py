@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from io import StringIO
 
 import numpy as np
 import pandas as pd
@@ -274,3 +275,35 @@ def test_sources_says_which_checksum_is_missing(capsys):
     rows = {line.split("\t")[0]: line.split("\t") for line in out.splitlines()[2:]}
     assert rows["wmt12_data"][4] == "(none: fetch refuses it until sources.wmt12_data.upstream.sha256 is set)"
     assert len(rows["meteor_jar"][4]) == 64  # upstream only, and pinned
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "{path}: is a directory; expected a segment-level score file"),
+    (b"dataset\tlp\tsystem\tseg_id\tscore\nwmt12\ten-cs\tNA\t1\t0.\xff5\n",
+     "{path}:2: invalid UTF-8 byte(s) ff at column 20; expected UTF-8 text"),
+    (b"dataset\tlp\tsystem\tseg_id\tscore\nwmt12\ten-cs\tNA\t1\n",
+     "{path}:2: found 4 tab-separated fields; expected 5, one per column of the header"),
+    (b"", "{path}:1: file is empty; expected a segment-level score file"),
+])
+def test_evaluate_inputs_are_read_by_the_checked_reader(study, capsys, content, message):
+    path = study / "input-dir" if content is None else study / "bad.seg.tsv"
+    if content is None:
+        path.mkdir(exist_ok=True)
+    else:
+        path.write_bytes(content)
+    code, _, err = evaluate(capsys, study, "--segment", path, "--name", "bad", "--out", study / "bad-out")
+    assert code == 2 and err.startswith(f"mtmeta evaluate: error: {message.format(path=path)}")
+    assert not (study / "bad-out").exists()
+
+
+def test_human_scores_keeps_names_and_reads_checked(tmp_path, capsys):
+    path = tmp_path / "c.tsv"
+    path.write_text("sys_a\tsys_b\toutcome\nNA\tnull\ta\nnull\tNone\ta\nNone\tNA\tb\n")
+    code, out, _ = run(capsys, "human-scores", path)
+    table = pd.read_csv(StringIO(out), sep="\t", keep_default_na=False).set_index("system")
+    assert code == 0 and table["wins"].to_dict() == {"NA": 2, "null": 1, "None": 0}
+    path.write_bytes(b"sys_a\tsys_b\toutcome\nA\tB\ta\nA\t\xe9\ta\n")
+    code, _, err = run(capsys, "human-scores", path)
+    assert code == 2 and f"error: {path}:3: invalid UTF-8 byte(s) e9 at column 3" in err
+    code, _, err = run(capsys, "human-scores", tmp_path / "absent.parquet")
+    assert code == 2 and f"error: {tmp_path}/absent.parquet: file not found; expected comparisons" in err
