@@ -410,6 +410,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a seed (an integer, 0 or more)")
+    return value
+
+
 def _probability(text: str) -> float:
     value = float(text)
     if not 0 < value < 1:
@@ -515,7 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "the pair)")
     p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
     p.add_argument("--draws", type=_positive_int, help="bootstrap draws (default: config's bootstrap.draws)")
-    p.add_argument("--seed", type=int, help="bootstrap seed (default: config's bootstrap.seed)")
+    p.add_argument("--seed", type=_seed, help="bootstrap seed, 0 or more (default: config's bootstrap.seed)")
     p.add_argument("--confidence", type=_probability, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
                    help="text: a summary per pair; tsv: the system-level correlations; json: every table")

@@ -307,3 +307,10 @@ def test_human_scores_keeps_names_and_reads_checked(tmp_path, capsys):
     assert code == 2 and f"error: {path}:3: invalid UTF-8 byte(s) e9 at column 3" in err
     code, _, err = run(capsys, "human-scores", tmp_path / "absent.parquet")
     assert code == 2 and f"error: {tmp_path}/absent.parquet: file not found; expected comparisons" in err
+
+
+def test_a_negative_evaluate_seed_names_the_option(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", "--segment", "x.tsv", "--seed", "-1"])
+    assert info.value.code == 2
+    assert "argument --seed: -1 is not a seed (an integer, 0 or more)" in capsys.readouterr().err
