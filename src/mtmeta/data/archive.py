@@ -22,6 +22,7 @@ leaves a half-extracted tree that looks finished.
 from __future__ import annotations
 
 import bz2
+import errno
 import gzip
 import lzma
 import os
@@ -34,7 +35,7 @@ import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from mtmeta.errors import ArchiveError
+from mtmeta.errors import ArchiveError, OutputError
 
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 ZIP_SUFFIXES = (".zip", ".whl")  # a wheel is a zip archive
@@ -42,6 +43,8 @@ MAX_EXTRACTED_BYTES = 16 * 2**30  # 16 GiB of member data
 MAX_MEMBERS = 100_000
 # Compressed streams, by their magic bytes, and how to read one to its end.
 COMPRESSED = ((b"\x1f\x8b", "gzip", gzip.open), (b"BZh", "bzip2", bz2.open), (b"\xfd7zXZ\x00", "xz", lzma.open))
+# A failure to write the extracted files (not a fault of the archive).
+WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
 CORRUPT = (tarfile.TarError, zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError)
 
 
@@ -225,6 +228,8 @@ def safe_extract(
         os.replace(staging, target)
     except BaseException as exc:  # every failure, an interrupt included, leaves no .partial behind
         shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(exc, OSError) and exc.errno in WRITE_ERRNOS:  # the target's fault, not the archive's
+            raise OutputError(target, exc.strerror or str(exc)) from None
         if isinstance(exc, CORRUPT) and not isinstance(exc, ArchiveError):
             raise ArchiveError(
                 f"{archive}: extraction failed ({type(exc).__name__}: {exc}). Delete it and fetch it again."

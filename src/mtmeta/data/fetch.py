@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from mtmeta.data.archive import is_archive
-from mtmeta.errors import FetchError
+from mtmeta.errors import FetchError, OutputError
 from mtmeta.io import write_text
 
 log = logging.getLogger(__name__)
@@ -140,21 +140,35 @@ def sha256_file(path: str | Path) -> str:
 
 
 def _copy_with_hash(src, dst, total: int | None, label: str) -> tuple[str, int]:
+    """Copy the stream ``src`` to ``dst``; its sha256 and size. A failure to write ``dst`` (a full
+    disk, no permission) is an OutputError naming it: no retry or network advice can help there."""
     digest = hashlib.sha256()
     done = 0
     next_report = 0.25
-    with open(dst, "wb") as out:
+    try:
+        out = open(dst, "wb")
+    except OSError as exc:
+        raise OutputError(dst, exc.strerror or str(exc)) from None
+    try:
         while True:
-            chunk = src.read(CHUNK)
+            chunk = src.read(CHUNK)  # a read error (the network) propagates as it is, for a retry
             if not chunk:
                 break
-            out.write(chunk)
+            try:
+                out.write(chunk)
+            except OSError as exc:
+                raise OutputError(dst, exc.strerror or str(exc)) from None
             digest.update(chunk)
             done += len(chunk)
             # Progress only for files big enough to take a while to copy or download.
             if total and total > 5_000_000 and done / total >= next_report:
                 log.info("%s: %3.0f%% of %.1f MB", label, 100 * done / total, total / 1e6)
                 next_report += 0.25
+    finally:
+        try:
+            out.close()
+        except OSError as exc:  # the last buffered block meets the full disk
+            raise OutputError(dst, exc.strerror or str(exc)) from None
     return digest.hexdigest(), done
 
 
@@ -237,9 +251,6 @@ def _obtain(plan: FetchPlan, part: Path, retries: int, timeout: float) -> tuple[
         with open(src, "rb") as handle:
             return _copy_with_hash(handle, part, src.stat().st_size, f"{plan.source} <- {src}")
     except OSError as exc:
-        if exc.filename is not None and Path(exc.filename) == part:
-            raise FetchError(f"source {plan.source!r}: cannot write {part} ({exc.strerror or exc}); expected a "
-                             "writable resources directory with free space") from None
         raise FetchError(f"source {plan.source!r}: cannot read mirror file {src} ({exc.strerror or exc})") from None
 
 

@@ -160,3 +160,34 @@ def test_a_failed_download_or_copy_leaves_no_part_file(http_server, mirror_dir, 
     with pytest.raises(KeyboardInterrupt):
         fetch(plan_fetch("j", spec, mirror_dir), tmp_path / "res/j")
     assert list((tmp_path / "res/j").iterdir()) == []
+
+
+def test_a_full_disk_is_named_and_not_retried(http_server, tmp_path, monkeypatch):
+    import builtins
+
+    from mtmeta.errors import OutputError
+
+    real_open, calls = builtins.open, []
+
+    class Full:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def write(self, data):
+            calls.append(len(data))
+            raise OSError(28, "No space left on device")
+
+        def close(self):
+            self.handle.close()
+
+    def full_open(path, mode="r", *args, **kwargs):
+        handle = real_open(path, mode, *args, **kwargs)
+        return Full(handle) if str(path).endswith(".part") else handle
+
+    monkeypatch.setattr(builtins, "open", full_open)
+    spec = {"upstream": {"url": f"{http_server}/file.txt", "sha256": sha(b"served bytes\n")}}
+    with pytest.raises(OutputError, match=r"res/s/file.txt.part: cannot write: No space left on device"):
+        fetch(plan_fetch("s", spec, None), tmp_path / "res/s", retries=3)
+    monkeypatch.undo()
+    assert calls == [13]  # one attempt: a full disk is not a network error to retry
+    assert list((tmp_path / "res/s").iterdir()) == []
