@@ -139,7 +139,7 @@ def read_tsv(path, **options) -> pd.DataFrame:
     """A table the study wrote. Names (:data:`NAME_COLUMNS`) are strings whatever they spell, and
     only an empty cell is a missing value: pandas' default list ("NA", "nan", "null", "None", "N/A"
     ...) would turn a system of that name into NaN."""
-    dtype = {column: str for column in NAME_COLUMNS}
+    dtype = {column: str for column in NAME_COLUMNS}  # as pandas infers text columns, but never a number
     if isinstance(options.get("dtype"), dict):
         dtype.update(options.pop("dtype"))
     elif "dtype" in options:
