@@ -11,8 +11,8 @@ Before anything is written:
   special files (devices, FIFOs) and a name given twice are refused with an error naming the
   archive and the member;
 - what would be extracted is capped: at most :data:`MAX_EXTRACTED_BYTES` bytes in at most
-  :data:`MAX_MEMBERS` files (the study's largest archive holds 76 MB in 218 files; upstream's are a
-  few GB at most).
+  :data:`MAX_MEMBERS` files (the study's largest archives hold 105 MB in 37 files and 76 MB in 218
+  files; upstream's are a few GB at most).
 
 Extraction goes to a temporary sibling directory (``<target>.partial``) that is renamed into place
 only when complete, and that is removed on every failure, so an interrupted or failed run never
