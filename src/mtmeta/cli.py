@@ -17,7 +17,7 @@ import pandas as pd
 from mtmeta import __version__
 from mtmeta.cli_score import add_arguments as add_score_arguments
 from mtmeta.cli_score import cmd_score
-from mtmeta.errors import InputError, MtmetaError
+from mtmeta.errors import InputError, MtmetaError, OutputError
 
 log = logging.getLogger("mtmeta")
 
@@ -36,7 +36,7 @@ def _mirror(config, args):
 
 
 def cmd_sources(args) -> int:
-    from mtmeta.data.fetch import plan_fetch
+    from mtmeta.data.fetch import checksum_key, plan_fetch
 
     config = _config(args)
     mirror = _mirror(config, args)
@@ -44,7 +44,8 @@ def cmd_sources(args) -> int:
     print("source\torigin\tformat\tlocation\tsha256")
     for name, spec in config["sources"].items():
         plan = plan_fetch(name, spec, mirror)
-        print(f"{name}\t{plan.origin}\t{plan.format or '-'}\t{plan.location}\t{plan.sha256 or '(not verified)'}")
+        sha256 = plan.sha256 or f"(none: fetch refuses it until {checksum_key(plan)} is set)"
+        print(f"{name}\t{plan.origin}\t{plan.format or '-'}\t{plan.location}\t{sha256}")
     return 0
 
 
@@ -99,15 +100,10 @@ def cmd_metrics(args) -> int:
 
 
 def cmd_human_scores(args) -> int:
+    from mtmeta.data.judgments import read_comparisons
     from mtmeta.stats.human import system_scores
 
-    comparisons = pd.read_parquet(args.comparisons) if args.comparisons.endswith(".parquet") else pd.read_csv(
-        args.comparisons, sep="\t"
-    )
-    missing = [c for c in ("sys_a", "sys_b", "outcome") if c not in comparisons.columns]
-    if missing:
-        raise InputError(args.comparisons, f"no {', '.join(map(repr, missing))} column",
-                         expected="columns sys_a, sys_b, outcome (as prepare writes comparisons)")
+    comparisons = read_comparisons(args.comparisons)
     is_self = comparisons["sys_a"] == comparisons["sys_b"]
     if is_self.any():
         # As the workflow's default (self_comparisons: exclude): a system cannot win or lose against itself.
@@ -115,34 +111,25 @@ def cmd_human_scores(args) -> int:
         print(f"mtmeta human-scores: excluded {int(is_self.sum())} comparison(s) of a system with itself: "
               + ", ".join(f"{name} ({count})" for name, count in counts.items()), file=sys.stderr)
         comparisons = comparisons.loc[~is_self]
+        if comparisons.empty:
+            raise InputError(args.comparisons, "every comparison is of a system with itself",
+                             expected="comparisons of two different systems")
     table = system_scores(comparisons).sort_values(args.sort, ascending=False)
     table.to_csv(sys.stdout, sep="\t", index=False, float_format="%.6f")
     return 0
 
 
-def _system_table(path: str, column: str) -> pd.DataFrame:
-    """A TSV with one row per system (``system`` and ``column``); a missing column or a system given
-    twice is an error naming the file and the lines."""
-    table = pd.read_csv(path, sep="\t", dtype={"system": str})
-    for name in ("system", column):
-        if name not in table.columns:
-            raise InputError(path, f"no {name!r} column", line=1,
-                             expected=f"a tab-separated header with system and {column}")
-    repeated = table["system"].duplicated(keep=False)
-    if repeated.any():
-        first = table.loc[repeated, "system"].iloc[0]
-        lines = [str(i + 2) for i in table.index[table["system"] == first]]  # line 1 is the header
-        raise InputError(path, f"system {first!r} is given {len(lines)} times (lines {', '.join(lines)})",
-                         line=int(lines[1]), expected="one row per system")
-    return table[["system", column]]
+MIN_SYSTEMS = 3  # with two systems every correlation is +-1 or undefined, and its p-value undefined
 
 
 def cmd_correlate(args) -> int:
+    from mtmeta.data.tables import read_system_score_file
     from mtmeta.stats.correlation import correlations
 
-    scores = _system_table(args.metric_scores, "score")
-    human = _system_table(args.human_scores, args.human_score)
-    joined = scores.merge(human, on="system", how="outer", indicator=True)
+    scores = read_system_score_file(args.metric_scores, "score", "metric system scores (columns system and score)")
+    human = read_system_score_file(args.human_scores, args.human_score,
+                                   f"human system scores (columns system and {args.human_score})")
+    joined = scores.drop(columns="line").merge(human.drop(columns="line"), on="system", how="outer", indicator=True)
     excluded = {
         "not in the human scores": joined.loc[joined["_merge"] == "left_only", "system"],
         "not in the metric scores": joined.loc[joined["_merge"] == "right_only", "system"],
@@ -155,6 +142,16 @@ def cmd_correlate(args) -> int:
             print(f"mtmeta correlate: excluded {len(systems)} system(s), {reason}: {', '.join(sorted(systems))}",
                   file=sys.stderr)
     joined = joined[(joined["_merge"] == "both")].dropna(subset=["score", args.human_score])
+    if len(joined) < MIN_SYSTEMS:
+        raise MtmetaError(f"{len(joined)} system(s) have both a metric score ({args.metric_scores}) and a "
+                          f"{args.human_score} ({args.human_scores}): {', '.join(sorted(joined['system'])) or 'none'}; "
+                          f"expected at least {MIN_SYSTEMS} (with fewer, a correlation is +-1 or undefined)")
+    for column, path, what in (("score", args.metric_scores, "metric score"),
+                               (args.human_score, args.human_scores, args.human_score)):
+        if joined[column].nunique() == 1:
+            raise MtmetaError(f"{path}: every one of the {len(joined)} systems has the same {what} "
+                              f"({float(joined[column].iloc[0]):g}); expected scores that differ (a correlation with a "
+                              "constant is undefined)")
     result = correlations(joined["score"].to_numpy(), joined[args.human_score].to_numpy())
     for key, value in result.items():
         print(f"{key}\t{value}")
@@ -162,20 +159,32 @@ def cmd_correlate(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
-    from mtmeta.evaluate import TABLES, evaluate, write_tables
+    from mtmeta.evaluate import TABLES, check_name, check_output_directory, evaluate, write_tables
 
-    name = args.name or Path(args.system or args.segment).name.split(".")[0]
+    if args.system is None and args.segment is None:
+        raise MtmetaError("give --system FILE, --segment FILE or both")
+    if args.name is not None:
+        name = check_name(args.name)
+    else:
+        name = check_name(Path(args.system or args.segment).name.split(".")[0], "the name from the file name")
+    out = Path(args.out or Path(args.results) / "evaluate" / name)
+    check_output_directory(out)  # before the work, not after it
     evaluations = evaluate(_config(args), Path(args.results), name, not args.lower_is_better, args.system,
                            args.segment, args.draws, args.seed, args.confidence, args.against)
-    out = Path(args.out or Path(args.results) / "evaluate" / name)
     written = write_tables(evaluations, out)
     if args.format == "json":
         print(json.dumps({f"{d} {lp}": {"notes": e.notes, **{kind: _records(e.tables[kind])
                                                               for kind in TABLES if kind in e.tables}}
                           for (d, lp), e in evaluations.items()}, indent=1))
     elif args.format == "tsv":
-        frames = [e.tables["system_level"] for e in evaluations.values()]
-        pd.concat(frames, ignore_index=True).to_csv(sys.stdout, sep="\t", index=False, float_format=f"%.{args.width}f")
+        frames = [e.tables["system_level"] for e in evaluations.values() if "system_level" in e.tables]
+        for (dataset, lp), evaluation in evaluations.items():
+            if "system_level" not in evaluation.tables:
+                print(f"mtmeta evaluate: {dataset} {lp} has no system-level table (items, not systems); its "
+                      f"segment-level agreement is in {out / 'segment_level.tsv'}", file=sys.stderr)
+        if frames:
+            pd.concat(frames, ignore_index=True).to_csv(sys.stdout, sep="\t", index=False,
+                                                        float_format=f"%.{args.width}f")
     else:
         for (dataset, lp), evaluation in evaluations.items():
             print(_evaluation_text(dataset, lp, name, evaluation, args.width))
@@ -194,6 +203,11 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
     metric among the built-in ones (WMT-style ranks) and its significant wins and losses."""
     f = lambda value: "n/a" if pd.isna(value) else f"{value:.{width}f}"  # noqa: E731
     tables = evaluation.tables
+    if "system_level" not in tables:  # an evaluator-kind pair: items of two hypotheses, no systems
+        seg = tables["segment_level"].iloc[0]
+        return "\n".join([f"{dataset} {lp}: {name}, {seg['n_comparisons']} items",
+                          f"  three-way accuracy {f(seg['three_way_accuracy'])}  acc_eq {f(seg['acc_eq'])}  "
+                          f"tau_b {f(seg['tau_b'])}", *(f"  note: {note}" for note in evaluation.notes)])
     system = tables["system_level"]
     lines = [f"{dataset} {lp}: {name}, {int(system['n_systems'].iloc[0])} systems"]
     boot = tables.get("bootstrap", pd.DataFrame(columns=["human_score"])).set_index("human_score")
@@ -280,6 +294,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a seed (an integer, 0 or more)")
+    return value
+
+
 def _probability(text: str) -> float:
     value = float(text)
     if not 0 < value < 1:
@@ -358,7 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "the pair)")
     p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
     p.add_argument("--draws", type=_positive_int, help="bootstrap draws (default: config's bootstrap.draws)")
-    p.add_argument("--seed", type=int, help="bootstrap seed (default: config's bootstrap.seed)")
+    p.add_argument("--seed", type=_seed, help="bootstrap seed, 0 or more (default: config's bootstrap.seed)")
     p.add_argument("--confidence", type=_probability, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
                    help="text: a summary per pair; tsv: the system-level correlations; json: every table")
@@ -385,20 +406,112 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _UnusableStdin:
+    """Standard input when it is closed (``<&-``): reading it is an error that says so, not an
+    AttributeError or an empty text."""
+
+    def __init__(self, problem: str):
+        self.problem = problem
+
+    def _fail(self, *_args, **_kwargs):
+        raise InputError("<stdin>", self.problem, expected="text on standard input, or a file named on the command "
+                                                         "line")
+
+    read = readline = readlines = __iter__ = _fail
+
+    @property
+    def buffer(self):
+        self._fail()
+
+
+def _check_standard_streams() -> str | None:
+    """Replace a closed standard input by one whose reads fail with a message; a problem with
+    standard output (closed: every print would vanish) is returned, to be reported."""
+    if sys.stdin is None:
+        sys.stdin = _UnusableStdin("standard input is closed")
+    if sys.stdout is None:
+        return "standard output is closed; expected a terminal, a file or a pipe to write to"
+    return None
+
+
+class _CheckedStdout:
+    """Standard output that turns a failed write (a full disk, /dev/full, an I/O error) into an
+    OutputError naming it; a reader that closed the pipe stays a BrokenPipeError (a quiet stop)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _checked(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError("standard output", exc.strerror or str(exc)) from None
+
+    def write(self, text):
+        return self._checked(self._stream.write, text)
+
+    def writelines(self, lines):
+        return self._checked(self._stream.writelines, lines)
+
+    def flush(self):
+        return self._checked(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail (and print) again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Every failure ends in one line on standard error, ``mtmeta COMMAND: error:
+    ...`` naming the file, line or option and what was expected, and status 2 (141 for a reader that
+    closed the pipe); ``-v`` shows the traceback instead."""
     from mtmeta.logsetup import configure
 
     args = build_parser().parse_args(argv)
     configure(level=logging.DEBUG if args.verbose else logging.INFO)
+    problem = _check_standard_streams()
+    if problem:
+        print(f"mtmeta {args.command}: error: {problem}", file=sys.stderr)
+        return 2
+    stdout = sys.stdout
+    sys.stdout = _CheckedStdout(stdout)
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        sys.stdout.flush()  # here, not at exit: a full disk or closed pipe on stdout is reported as any error
+        return status
     except BrokenPipeError:
-        # The reader closed the pipe (`mtmeta score ... | head`): stop quietly, as a Unix tool does,
-        # and point stdout at /dev/null so the interpreter's final flush cannot raise again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader closed the pipe (`mtmeta score ... | head`): stop quietly, as a Unix tool does.
+        _silence_stdout()
         return 141  # 128 + SIGPIPE, the status a shell reports for a tool its pipe stopped
-    except (MtmetaError, KeyError, TypeError, ValueError) as exc:
+    except KeyboardInterrupt:
+        print(f"mtmeta {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (MtmetaError, KeyError, TypeError, ValueError, OSError) as exc:
         if args.verbose:
             raise
-        print(f"mtmeta {args.command}: error: {exc}", file=sys.stderr)
+        if isinstance(exc, OSError) and not isinstance(exc, MtmetaError):
+            message = _os_error_message(exc)
+        else:
+            message = str(exc)
+        if isinstance(exc, OutputError) and exc.path == "standard output":
+            _silence_stdout()
+        print(f"mtmeta {args.command}: error: {message}", file=sys.stderr)
         return 2
+    finally:
+        sys.stdout = stdout
+
+
+def _os_error_message(exc: OSError) -> str:
+    """An operating-system error the commands did not turn into a message of their own (mtmeta.io and
+    the readers do for the files they write and read): the file it concerns and the system's reason."""
+    reason = exc.strerror or str(exc)
+    return reason if exc.filename is None else f"{exc.filename}: {reason}"

@@ -49,3 +49,16 @@ class FetchError(MtmetaError):
 
 class ArchiveError(MtmetaError):
     """An archive is corrupt or unsafe to extract."""
+
+
+class OutputError(MtmetaError):
+    """An output could not be written (a full disk, a read-only directory, a closed stream ...).
+
+    The message names the file the caller meant to write (not a temporary one) and the system's
+    reason; whatever was there before is left as it was (mtmeta.io writes atomically).
+    """
+
+    def __init__(self, path: str | Path, reason: str):
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: cannot write: {reason}; expected a writable location with free space")

@@ -3,6 +3,7 @@ built-in metrics, read from a finished study's ``results/`` (its prepared datase
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -97,24 +98,46 @@ def builtin_scores(config: dict, results: Path, dataset: str, lp: str,
     return found
 
 
+# A metric's name in the tables and the default folder name of its outputs: a name, never a path.
+NAME = re.compile(r"\w[\w.+-]*")
+
+
+def check_name(name: str, option: str = "--name") -> str:
+    """``name`` if it is a metric name (a letter, digit or ``_`` first, then those and ``. + -``);
+    otherwise an error: a name with ``/`` or ``..`` would put the outputs elsewhere."""
+    if not NAME.fullmatch(name or ""):
+        raise MtmetaError(f"{option} {name!r}: expected a metric name (letters, digits, '_', then also '.', '+', "
+                          "'-'), not a path or an empty name")
+    return name
+
+
 def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, system_file=None, segment_file=None,
              draws: int | None = None, seed: int | None = None, confidence: float = 0.95,
              against: list[str] | None = None) -> dict[tuple[str, str], Evaluation]:
-    """Each dataset x language pair of the user's files, evaluated (:func:`evaluate_pair`)."""
+    """Each dataset x language pair of the user's files, evaluated (:func:`evaluate_pair`). An
+    evaluator-kind pair (two hypotheses per item, no systems) has segment-level agreement only."""
+    check_name(name)
+    user_scores = read_user_scores(config, results, system_file, segment_file)
     metric = ExternalScores(name, higher_is_better, signature_of(name, higher_is_better, system_file, segment_file))
     draws = config["bootstrap"]["draws"] if draws is None else draws
     seed = config["bootstrap"]["seed"] if seed is None else seed
     evaluations = {}
-    for (dataset, lp), rows in read_user_scores(config, results, system_file, segment_file).items():
+    for (dataset, lp), rows in user_scores.items():
         pair_dir = results / "datasets" / dataset / lp
+        summary = read_json(pair_dir / "summary.json")
+        system_level = summary.get("system_level", True)
+        if not system_level and rows["segment"] is None:
+            raise MtmetaError(f"{dataset} {lp}: its items are pairs of hypotheses (hyp1, hyp2), not systems, so it has "
+                              f"no system-level human scores; expected segment scores (--segment) for it, or leave "
+                              f"it out of {system_file}")
         segments = segment_table(rows["segment"], metric) if rows["segment"] is not None else None
         systems = system_table(metric, rows["system"], segments)
         comparisons_path = pair_dir / "comparisons.parquet"
         comparisons = pd.read_parquet(comparisons_path) if comparisons_path.is_file() else pd.DataFrame()
+        builtins = builtin_scores(config, results, dataset, lp, against) if system_level else {}
         evaluations[(dataset, lp)] = evaluate_pair(
-            read_json(pair_dir / "summary.json"), read_tsv(pair_dir / "human_scores.tsv"), comparisons, metric,
-            systems, segments, builtin_scores(config, results, dataset, lp, against), draws=draws, seed=seed,
-            alpha=1 - confidence, level=config["significance_level"])
+            summary, read_tsv(pair_dir / "human_scores.tsv"), comparisons, metric, systems, segments, builtins,
+            draws=draws, seed=seed, alpha=1 - confidence, level=config["significance_level"])
     return evaluations
 
 
@@ -133,17 +156,45 @@ def import_scores(config: dict, metric_id: str, segment_files: dict[tuple[str, s
     return tables
 
 
-def write_tables(evaluations: dict[tuple[str, str], Evaluation], out: Path) -> list[Path]:
-    """One TSV per table kind (every pair's rows), and notes.txt; the paths written."""
-    from mtmeta.io import write_text, write_tsv
+OUTPUTS = frozenset([*(f"{kind}.tsv" for kind in TABLES), "notes.txt"])
 
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
+
+def check_output_directory(out: Path) -> None:
+    """``out`` may receive evaluate's tables if it is new, empty, or holds only files evaluate writes
+    (an earlier run's, which :func:`write_tables` replaces as a whole, so no table of that run is left
+    beside the new ones); anything else there is refused, never deleted."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise MtmetaError(f"--out {out}: exists and is not a directory; expected a directory for the tables")
+    foreign = sorted(entry.name + ("/" if entry.is_dir() else "") for entry in out.iterdir()
+                     if entry.name not in OUTPUTS or not entry.is_file())
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
+        raise MtmetaError(f"--out {out}: holds {len(foreign)} entr{'y' if len(foreign) == 1 else 'ies'} mtmeta "
+                          f"evaluate does not write ({shown}); expected a new or empty directory, or one an earlier "
+                          "`mtmeta evaluate` wrote (its tables are replaced)")
+
+
+def write_tables(evaluations: dict[tuple[str, str], Evaluation], out: Path) -> list[Path]:
+    """One TSV per table kind (every pair's rows), and notes.txt; the paths written. The directory is
+    replaced as a whole (:func:`mtmeta.io.atomic_directory`): a failure leaves the previous one."""
+    from mtmeta.io import FLOAT_FORMAT, atomic_directory
+
+    check_output_directory(out)
+    contents = {}
     for kind in TABLES:
         frames = [e.tables[kind] for e in evaluations.values() if kind in e.tables]
         if frames:
-            write_tsv(pd.concat(frames, ignore_index=True), out / f"{kind}.tsv")
-            written.append(out / f"{kind}.tsv")
+            contents[f"{kind}.tsv"] = pd.concat(frames, ignore_index=True).to_csv(sep="\t", index=False,
+                                                                                 float_format=FLOAT_FORMAT)
     notes = [f"{d} {lp}: {note}" for (d, lp), e in evaluations.items() for note in e.notes]
-    write_text(out / "notes.txt", "".join(f"{note}\n" for note in notes))
-    return [*written, out / "notes.txt"]
+    contents["notes.txt"] = "".join(f"{note}\n" for note in notes)
+    with atomic_directory(out) as staging:
+        for name, text in contents.items():
+            try:
+                with open(staging / name, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            except OSError as exc:  # say which file (a failed write() names none)
+                raise OSError(exc.errno, exc.strerror, str(staging / name)) from None
+    return [out / name for name in contents]

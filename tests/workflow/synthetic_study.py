@@ -32,16 +32,17 @@ SYSTEMS = {
     "sysA": REFERENCES,
     "sysB": [r.replace("gestern", "heute").replace("sehr", "ganz").replace("Buch", "Heft") for r in REFERENCES],
     "sysC": [" ".join(r.split()[::2]) for r in REFERENCES],
-    "sysD": ["Ganz andere Wörter hier ." for _ in REFERENCES],
+    # A system named as a missing value of pandas' (and R's): it must be a system in every table.
+    "NA": ["Ganz andere Wörter hier ." for _ in REFERENCES],
 }
 # 5-way ranking tasks: (segment, [(system, rank)]); lower rank is better, -1 blank.
 TASKS = [
-    (1, [("sysA", 1), ("sysB", 2), ("sysC", 3), ("sysD", 4)]),
-    (2, [("sysB", 1), ("sysA", 2), ("sysD", 3), ("sysC", 4)]),
-    (3, [("sysA", 1), ("sysC", 2), ("sysB", 2), ("sysD", 5)]),
-    (4, [("sysC", 1), ("sysB", 2), ("sysD", -1), ("sysA", 1)]),
-    (5, [("sysB", 1), ("sysB", 2), ("sysD", 3), ("sysA", 1)]),  # a self-comparison of sysB
-    (6, [("sysA", 2), ("sysB", 3), ("sysC", 4), ("sysD", 5), ("ghost", 1)]),  # an id with no output file
+    (1, [("sysA", 1), ("sysB", 2), ("sysC", 3), ("NA", 4)]),
+    (2, [("sysB", 1), ("sysA", 2), ("NA", 3), ("sysC", 4)]),
+    (3, [("sysA", 1), ("sysC", 2), ("sysB", 2), ("NA", 5)]),
+    (4, [("sysC", 1), ("sysB", 2), ("NA", -1), ("sysA", 1)]),
+    (5, [("sysB", 1), ("sysB", 2), ("NA", 3), ("sysA", 1)]),  # a self-comparison of sysB
+    (6, [("sysA", 2), ("sysB", 3), ("sysC", 4), ("NA", 5), ("ghost", 1)]),  # an id with no output file
 ]
 
 
@@ -139,12 +140,13 @@ def study_config(mirror: Path) -> dict:
             "tiny_data": source("tiny-data.tar.gz", sha256("tiny-data.tar.gz")),
             "tiny_judgments": source("judgments.tgz", sha256("judgments.tgz"), format="wmt_ranking_csv",
                                      member="judgments/rnk.csv"),
-            "eval_data": source("eval.txt"),
-            "eval_labels": source("labels.txt"),
-            "function_words_de": source("german.words"),
-            "thesaurus_de": source("th_de.dat"),
-            "function_words_en": source("german.words"),  # any list will do for the tiny evaluator set
-            "wordnet": source("unused.zip"),
+            "eval_data": source("eval.txt", sha256("eval.txt")),
+            "eval_labels": source("labels.txt", sha256("labels.txt")),
+            "function_words_de": source("german.words", sha256("german.words")),
+            "thesaurus_de": source("th_de.dat", sha256("th_de.dat")),
+            # any list will do for the tiny evaluator set
+            "function_words_en": source("german.words", sha256("german.words")),
+            "wordnet": source("unused.zip"),  # never fetched: no metric here needs it (nor a sha256)
             "meteor_paraphrase_en": source("unused.gz"),
         },
         "datasets": {

@@ -26,6 +26,11 @@ from synthetic_study import (  # tests/workflow/synthetic_study.py: the test fil
 pytestmark = pytest.mark.workflow
 
 
+def read(path) -> pd.DataFrame:
+    """A table the study wrote, its names as strings: one system is called NA."""
+    return pd.read_csv(path, sep="\t", keep_default_na=False, na_values=[""])
+
+
 def expected_gt_others() -> dict[str, float]:
     """> others by direct counting, skipping blanks, self-comparisons and ids without outputs."""
     wins = dict.fromkeys(SYSTEMS, 0)
@@ -53,7 +58,7 @@ def study(tmp_path_factory, repo):
 
 
 def test_system_level_correlations(study):
-    table = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
+    table = read(study / "results/correlations/system_level.tsv")
     table = table[table.metric == "bleu"].set_index("human_score")
     gt = expected_gt_others()
     bleu = {s: sacrebleu.corpus_bleu(t, [REFERENCES]).score for s, t in SYSTEMS.items()}
@@ -71,18 +76,18 @@ def test_system_level_correlations(study):
 
 
 def test_lower_is_better_metrics_are_negated(study):
-    table = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
+    table = read(study / "results/correlations/system_level.tsv")
     row = table[(table.metric == "ter") & (table.human_score == "gt_others")].iloc[0]
     gt = expected_gt_others()
     names = sorted(SYSTEMS)
     ter = [sacrebleu.corpus_ter(SYSTEMS[s], [REFERENCES]).score for s in names]
     assert row["pearson"] == pytest.approx(-stats.pearsonr(ter, [gt[s] for s in names]).statistic, abs=1e-9)
-    scores = pd.read_csv(study / "results/scores/tiny/en-de/ter.sys.tsv", sep="\t").set_index("system")["score"]
+    scores = read(study / "results/scores/tiny/en-de/ter.sys.tsv").set_index("system")["score"]
     assert scores.to_dict() == dict(zip(names, ter, strict=True))  # written losslessly
 
 
 def test_metric_resources_are_fetched_and_recorded(study):
-    systems = pd.read_csv(study / "results/scores/tiny/en-de/meteor-exst.sys.tsv", sep="\t").set_index("system")
+    systems = read(study / "results/scores/tiny/en-de/meteor-exst.sys.tsv").set_index("system")
     assert systems.loc["sysA", "score"] == 1.0  # the reference itself
     assert systems["signature"].iloc[0].startswith("meteor|lang:de|preset:rank|mods:ex+st|w:1_0.8|a:0.95")
     assert (study / "resources/function_words_en/manifest.json").is_file()  # Meteor 1.5 reads English ones
@@ -91,10 +96,10 @@ def test_metric_resources_are_fetched_and_recorded(study):
 
 
 def test_human_scores_and_exclusions(study):
-    human = pd.read_csv(study / "results/datasets/tiny/en-de/human_scores.tsv", sep="\t").set_index("system")
+    human = read(study / "results/datasets/tiny/en-de/human_scores.tsv").set_index("system")
     for system, value in expected_gt_others().items():
         assert human.loc[system, "gt_others"] == pytest.approx(value, abs=1e-9)
-    exclusions = pd.read_csv(study / "results/datasets/exclusions.tsv", sep="\t")
+    exclusions = read(study / "results/datasets/exclusions.tsv")
     by_kind = exclusions.groupby("kind")["count"].sum().to_dict()
     assert by_kind["not_a_system_file"] == 1  # .DS_Store
     assert by_kind["self_comparison"] == 1
@@ -117,13 +122,13 @@ def test_every_target_exists(study):
     segments = pd.read_parquet(study / "results/scores/evaltiny/xx-en/bleu.seg.parquet")
     assert segments.set_index(["system", "seg_id"]).loc[("hyp1", 2), "score"] == pytest.approx(100.0)
     manifest = json.loads((study / "resources/eval_data/manifest.json").read_text())
-    assert manifest["verified"] is False  # no sha256 configured for that source, and the manifest says so
+    assert manifest["verified"] is True and manifest["sha256"] == manifest["expected_sha256"]  # every source has one
 
 
 def test_sweep_rescoring_equals_scoring_from_scratch(study):
     from mtmeta import metrics
 
-    table = pd.read_csv(study / "results/sweeps/tiny_sweep.tsv", sep="\t")
+    table = read(study / "results/sweeps/tiny_sweep.tsv")
     assert len(table) == 6 * 2 * 3  # settings x targets x splits (all, A, B)
     accuracy = table[(table.dataset == "evaltiny") & (table.split == "all")]
     # Tuple 1: hyp1 is the reference; tuple 2: identical hypotheses (label 0); tuple 3: hyp2 is.
@@ -137,13 +142,13 @@ def test_sweep_rescoring_equals_scoring_from_scratch(study):
         row = table[(table.dataset == "tiny") & (table.split == "all") & (table.alpha == alpha)
                     & (table.gamma == gamma)].iloc[0]
         assert row["value"] == pytest.approx(stats.pearsonr(scores, [gt[s] for s in names]).statistic, abs=1e-12)
-    best = pd.read_csv(study / "results/sweeps/tiny_sweep.best.tsv", sep="\t")
+    best = read(study / "results/sweeps/tiny_sweep.best.tsv")
     assert set(best["statistic"]) == {"three_way_accuracy", "pearson_gt_others"}
 
 
 def test_overview_table_and_ledger(study):
-    overview = pd.read_csv(study / "results/paper/overview.tsv", sep="\t")
-    system_level = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
+    overview = read(study / "results/paper/overview.tsv")
+    system_level = read(study / "results/correlations/system_level.tsv")
     bleu = overview[(overview.metric == "bleu") & (overview.dataset == "tiny")].iloc[0]
     expected = system_level[(system_level.metric == "bleu") & (system_level.human_score == "gt_others")]
     assert bleu["pearson"] == expected["pearson"].iloc[0]
@@ -152,21 +157,21 @@ def test_overview_table_and_ledger(study):
     assert overview[overview.dataset == "evaltiny"]["three_way_accuracy"].notna().all()
     for suffix in ("md", "png", "pdf"):
         assert (study / f"results/paper/overview.{suffix}").stat().st_size > 0
-    ledger = pd.read_csv(study / "results/paper/ledger.tsv", sep="\t")
+    ledger = read(study / "results/paper/ledger.tsv")
     assert ledger.empty and list(ledger.columns)[:3] == ["seed", "table", "row"]  # no seed data in this config
 
 
 def test_embeddings_and_softened_bleu(study):
     training = json.loads((study / "results/embeddings/tiny-w2v/de/training.json").read_text())
     assert training["workers"] == 1 and training["vocabulary"] > 20
-    neighbours = pd.read_csv(study / "results/embeddings/tiny-w2v/de/neighbours.tsv", sep="\t")
+    neighbours = read(study / "results/embeddings/tiny-w2v/de/neighbours.tsv")
     assert set(neighbours["probe"]) == {"Hund"}
-    bleu = pd.read_csv(study / "results/scores/tiny/en-de/bleu.sys.tsv", sep="\t").set_index("system")["score"]
-    soft = pd.read_csv(study / "results/scores/tiny/en-de/bleu-w2v.sys.tsv", sep="\t").set_index("system")
+    bleu = read(study / "results/scores/tiny/en-de/bleu.sys.tsv").set_index("system")["score"]
+    soft = read(study / "results/scores/tiny/en-de/bleu-w2v.sys.tsv").set_index("system")
     assert soft.loc["sysA", "score"] == pytest.approx(100.0)
     assert (soft["score"] >= bleu.loc[soft.index] - 1e-9).all()  # soft credit never subtracts
     assert training["sha256"][:12] in soft["signature"].iloc[0]
-    softbleu = pd.read_csv(study / "results/paper/softbleu.tsv", sep="\t")
+    softbleu = read(study / "results/paper/softbleu.tsv")
     row = softbleu[(softbleu.dataset == "tiny") & (softbleu.metric == "bleu-w2v")].iloc[0]
     assert 0 <= row["williams_p_two_sided"] <= 1
 
@@ -174,16 +179,16 @@ def test_embeddings_and_softened_bleu(study):
 def test_parmesan_references_scores_and_appendix(study):
     base = study / "results/parmesan/tiny/en-de/owo.greedy"
     summary = json.loads((base / "summary.json").read_text())
-    # sysB's three edits (gestern/heute, sehr/ganz, Buch/Heft) are thesaurus pairs, and sysD's "Ganz"
+    # sysB's three edits (gestern/heute, sehr/ganz, Buch/Heft) are thesaurus pairs, and NA's "Ganz"
     # replaces "sehr" in segment 5: 4 words over 4 systems x 6 sentences.
     assert summary["words_per_sentence"] == pytest.approx(4 / 24) and summary["substitutions"] == 4
     new_refs = (base / "references" / "sysB.ref").read_text(encoding="utf-8").splitlines()
     assert new_refs == [" ".join(sacrebleu.tokenizers.tokenizer_13a.Tokenizer13a()(h).split()) for h in SYSTEMS["sysB"]]
-    scores = pd.read_csv(base / "scores/bleu.sys.tsv", sep="\t").set_index("system")["score"]
+    scores = read(base / "scores/bleu.sys.tsv").set_index("system")["score"]
     assert scores["sysB"] == pytest.approx(100.0) and scores["sysA"] == pytest.approx(100.0)
-    correlations = pd.read_csv(study / "results/parmesan/tiny/en-de/correlations.tsv", sep="\t")
+    correlations = read(study / "results/parmesan/tiny/en-de/correlations.tsv")
     assert set(correlations["references"]) == {"original", "owo.greedy", "owo.alignment"}
-    appendix = pd.read_csv(study / "results/parmesan/appendix.tsv", sep="\t")
+    appendix = read(study / "results/parmesan/appendix.tsv")
     full = appendix[appendix.fraction == 1.0]
     assert len(appendix) == 6 and full["pearson"].nunique() == 1  # every ranking keeps everything at 100%
     greedy = correlations[correlations.references == "owo.greedy"]["pearson"].iloc[0]
@@ -195,20 +200,41 @@ def test_a_users_external_scores_are_in_every_table(study):
     means = {s: sum(gaps[(s, k)] for k in range(1, len(REFERENCES) + 1)) / len(REFERENCES) for s in SYSTEMS}
     gt = expected_gt_others()
     names = sorted(SYSTEMS)
-    table = pd.read_csv(study / "results/correlations/system_level.tsv", sep="\t")
+    table = read(study / "results/correlations/system_level.tsv")
     row = table[(table.metric == "gap") & (table.human_score == "gt_others")].iloc[0]
     # lower is better: correlated as its negation, as TER is
     assert row["pearson"] == pytest.approx(stats.pearsonr([-means[s] for s in names], [gt[s] for s in names])[0])
     assert row["metric_signature"].startswith("external|id:gap|higher_is_better:false|segment:")
-    scores = pd.read_csv(study / "results/scores/tiny/en-de/gap.sys.tsv", sep="\t").set_index("system")["score"]
+    scores = read(study / "results/scores/tiny/en-de/gap.sys.tsv").set_index("system")["score"]
     assert scores.to_dict() == pytest.approx(means)
-    williams = pd.read_csv(study / "results/significance/tiny/en-de/williams.tsv", sep="\t")
+    williams = read(study / "results/significance/tiny/en-de/williams.tsv")
     assert {"gap", "bleu", "ter"} <= set(williams["metric_1"]) and "gap" in set(williams["metric_2"])
-    assert "gap" in set(pd.read_csv(study / "results/significance/tiny/en-de/ranks.tsv", sep="\t")["metric"])
-    boot = pd.read_csv(study / "results/correlations/system_bootstrap.tsv", sep="\t")
+    assert "gap" in set(read(study / "results/significance/tiny/en-de/ranks.tsv")["metric"])
+    boot = read(study / "results/correlations/system_bootstrap.tsv")
     boot = boot[(boot["dataset"] == "tiny") & (boot["lp"] == "en-de")]
     assert (boot["metric"] == "gap").sum() == 3 and boot.loc[boot["metric"] == "gap", "draws"].eq(50).all()
-    segment = pd.read_csv(study / "results/correlations/segment_level.tsv", sep="\t")
+    segment = read(study / "results/correlations/segment_level.tsv")
     assert "gap" in set(segment["metric"])
     assert (study / "results/figures/system_scatter.gap.png").stat().st_size > 0
     assert "gap" in (study / "results/paper/overview.md").read_text()
+
+
+def test_a_system_named_NA_is_a_system_in_every_table(study):
+    """pandas reads "NA" as a missing value by default: the study must not (it broke the bootstrap)."""
+    assert "NA" in SYSTEMS
+    segments = pd.read_parquet(study / "results/datasets/tiny/en-de/segments.parquet")
+    assert set(segments["system"]) == set(SYSTEMS)
+    human = read(study / "results/datasets/tiny/en-de/human_scores.tsv").set_index("system")
+    assert human.loc["NA", "gt_others"] == pytest.approx(expected_gt_others()["NA"], abs=1e-12)
+    for metric in ("bleu", "ter", "meteor-exst", "bleu-w2v", "gap"):
+        scores = read(study / f"results/scores/tiny/en-de/{metric}.sys.tsv").set_index("system")["score"]
+        assert sorted(scores.index) == sorted(SYSTEMS) and scores.notna().all(), metric
+    boot = read(study / "results/correlations/tiny/en-de/system_bootstrap.tsv")
+    assert boot["n_systems"].eq(len(SYSTEMS)).all() and boot["pearson_low"].notna().all()
+    assert read(study / "results/significance/tiny/en-de/williams.tsv")["n_systems"].eq(len(SYSTEMS)).all()
+    # Every comparison of a system with an output, NA's included (blanks, self-comparisons and ghost left out).
+    usable = sum(1 for _, ranked in TASKS for (a, ra), (b, rb) in itertools.combinations(
+        [(s, r) for s, r in ranked if r != -1 and s in SYSTEMS], 2) if a != b)
+    segment = read(study / "results/correlations/segment_level.tsv")
+    assert segment.loc[(segment.dataset == "tiny") & (segment.metric == "bleu"), "n_comparisons"].item() == usable
+    assert (study / "results/parmesan/tiny/en-de/owo.greedy/references/NA.ref").is_file()

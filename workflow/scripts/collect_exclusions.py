@@ -3,7 +3,7 @@
 import pandas as pd
 
 from mtmeta.data.report import COLUMNS
-from mtmeta.io import read_json
+from mtmeta.io import read_json, write_csv
 from mtmeta.logsetup import configure
 
 
@@ -17,7 +17,7 @@ def main(snakemake):
         frame.insert(0, "dataset", meta["dataset"])
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["dataset", "lp", *COLUMNS])
-    table.to_csv(snakemake.output[0], sep="\t", index=False)
+    write_csv(table, snakemake.output[0], sep="\t", index=False)
 
 
 main(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Rule score_<id> of an external_scores id: the user's score files as the study's score tables."""
 
 from mtmeta.evaluate import import_scores
-from mtmeta.io import write_tsv
+from mtmeta.io import write_parquet, write_tsv
 from mtmeta.logsetup import configure
 
 
@@ -12,7 +12,7 @@ def main(snakemake):
     tables = import_scores(snakemake.config, snakemake.params.metric_id, segment_files)
     for number, pair in enumerate(pairs):
         segments, systems = tables[pair]
-        segments.to_parquet(snakemake.output.segments[number], index=False)
+        write_parquet(segments, snakemake.output.segments[number])
         write_tsv(systems, snakemake.output.systems[number])
 
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from mtmeta.io import markdown_table, read_tsv, write_text
+from mtmeta.io import markdown_table, read_tsv, write_csv, write_text
 from mtmeta.logsetup import configure
 from mtmeta.paper.ledger import LEDGER_COLUMNS, ledger_table
 
@@ -16,7 +16,7 @@ def main(snakemake):
     inputs = snakemake.input
     ledger = ledger_table(tables(inputs.meteor_tuning), tables(inputs.parmesan_settings), tables(inputs.parmesan),
                           tables(inputs.sensitivity), tables(inputs.official))
-    ledger.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.6g")  # the ledger reads at 6 digits
+    write_csv(ledger, snakemake.output.tsv, sep="\t", index=False, float_format="%.6g")  # the ledger reads at 6 digits
     write_text(snakemake.output.markdown, markdown_table(ledger, columns=LEDGER_COLUMNS))
 
 

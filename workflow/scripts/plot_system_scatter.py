@@ -1,8 +1,6 @@
 """Rule plot_system_scatter: metric vs human system score, one panel per dataset x lp."""
 
-import pandas as pd
-
-from mtmeta.io import read_json
+from mtmeta.io import read_json, read_tsv
 from mtmeta.logsetup import configure
 from mtmeta.metaeval.system_level import primary_human_score
 from mtmeta.paper.figures import system_scatter
@@ -12,12 +10,12 @@ def main(snakemake):
     configure(snakemake.log[0])
     human_score = snakemake.params.human_score
     # The metric's own correlations (its piece of the study-wide table), by pair and human score.
-    correlations = pd.read_csv(snakemake.input.correlations, sep="\t").set_index(["dataset", "lp", "human_score"])
+    correlations = read_tsv(snakemake.input.correlations).set_index(["dataset", "lp", "human_score"])
     panels = []
     for systems, human_path, summary_path in zip(snakemake.input.systems, snakemake.input.human_scores,
                                                  snakemake.input.summaries, strict=True):
-        human = pd.read_csv(human_path, sep="\t")
-        table = pd.read_csv(systems, sep="\t").merge(human, on="system")
+        human = read_tsv(human_path)
+        table = read_tsv(systems).merge(human, on="system")
         summary = read_json(summary_path)
         # A pair without judgments (official scores only) is plotted against its official score.
         x = primary_human_score(human, human_score)

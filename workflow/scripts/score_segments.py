@@ -1,7 +1,7 @@
 """Rules score_<metric> and score_paraphrased_<metric>: sufficient statistics, segment and system
 scores of one metric on each of its runs (dataset x language pair, or target x paraphrase setting)."""
 
-from mtmeta.io import write_tsv
+from mtmeta.io import write_parquet, write_tsv
 from mtmeta.logsetup import configure
 from mtmeta.metrics.scoring import score_runs
 
@@ -11,7 +11,7 @@ def main(snakemake):
     inputs, outputs, params = snakemake.input, snakemake.output, snakemake.params
     runs = score_runs(params.metric, params.runs, inputs.tokens, inputs.segments, params.own_references)
     for number, (segment_table, system_table) in enumerate(runs):
-        segment_table.to_parquet(outputs.segments[number], index=False)
+        write_parquet(segment_table, outputs.segments[number])
         write_tsv(system_table, outputs.systems[number])
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 
 from mtmeta.data.prepare import source_file
 from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
-from mtmeta.io import read_tsv, write_tsv
+from mtmeta.io import read_tsv, write_csv, write_tsv
 from mtmeta.logsetup import configure
 from mtmeta.metrics.scoring import preload_tokens
 from mtmeta.paper.figures import share_figure
@@ -22,7 +22,7 @@ def main(snakemake):
         source_file("resources", params.lexicon["source"])[0], params.setting, appendix, params.metric,
         params.tokenize, inputs.corpus)
     write_tsv(out, output.table)
-    rankings.to_csv(output.rankings, sep="\t", index=False, compression=GZIP_WITHOUT_TIMESTAMP)
+    write_csv(rankings, output.rankings, sep="\t", index=False, compression=GZIP_WITHOUT_TIMESTAMP)
     title = f"{appendix['target'].replace('/', ' ')}, {params.metric['id']}, {appendix['setting']} references"
     share_figure(out, baseline, title, [output.png, output.pdf])
 

@@ -4,6 +4,7 @@ import json
 import logging
 
 from mtmeta.embeddings.training import corpus_parts, write_corpus
+from mtmeta.io import write_text
 from mtmeta.logsetup import configure
 
 
@@ -17,8 +18,7 @@ def main(snakemake):
                    tokenize=snakemake.params.tokenize, lowercase=snakemake.params.lowercase)
     log.info("%s %s: %d sentences, %d tokens from %d files", summary["model"], summary["lang"],
              summary["sentences"], summary["tokens"], len(summary["parts"]))
-    with open(snakemake.output.summary, "w") as handle:
-        json.dump(summary, handle, indent=1)
+    write_text(snakemake.output.summary, json.dumps(summary, indent=1))
 
 
 main(snakemake)  # noqa: F821

@@ -5,6 +5,7 @@ import logging
 import pandas as pd
 
 from mtmeta.data.tokenize import tokenisations
+from mtmeta.io import write_parquet
 from mtmeta.logsetup import configure
 
 
@@ -15,7 +16,7 @@ def main(snakemake):
     frames = [pd.DataFrame({"tokenizer": name, "line": lines, "tokens": tokens})
               for name, (lines, tokens) in tokenisations(texts, snakemake.params.tokenizers).items()]
     table = pd.concat(frames, ignore_index=True)
-    table.to_parquet(snakemake.output.tokens, index=False)
+    write_parquet(table, snakemake.output.tokens)
     logging.getLogger("mtmeta").info("%d lines tokenised by %s", len(table), ", ".join(snakemake.params.tokenizers))
 
 

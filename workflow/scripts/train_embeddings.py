@@ -6,6 +6,7 @@ import logging
 
 from mtmeta.embeddings.training import build_vectors
 from mtmeta.embeddings.vectors import neighbour_table
+from mtmeta.io import write_csv, write_text
 from mtmeta.logsetup import configure
 
 
@@ -17,9 +18,8 @@ def main(snakemake):
     for probe, rows in table.groupby("probe", sort=False):
         neighbours = ", ".join(f"{w} {s:.2f}" for w, s in zip(rows["neighbour"], rows["cosine"], strict=True))
         logging.getLogger("mtmeta").info("neighbours of %s: %s", probe, neighbours)
-    table.to_csv(output.neighbours, sep="\t", index=False, float_format="%.6f")  # a sanity table: 6 digits
-    with open(output.summary, "w") as handle:
-        json.dump(summary, handle, indent=1)
+    write_csv(table, output.neighbours, sep="\t", index=False, float_format="%.6f")  # a sanity table: 6 digits
+    write_text(output.summary, json.dumps(summary, indent=1))
 
 
 main(snakemake)  # noqa: F821

@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.tables import read_table
+from mtmeta.data.textio import check_input_file
 from mtmeta.errors import InputError
 
 KEYS = {"system": ["dataset", "lp", "system"], "segment": ["dataset", "lp", "system", "seg_id"]}
@@ -38,7 +40,7 @@ class PairData:
 
 
 def file_digest(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(check_input_file(path, "a score file").read_bytes()).hexdigest()
 
 
 def pairs_in(path: str | Path) -> list[tuple[str, str]]:
@@ -50,10 +52,7 @@ def pairs_in(path: str | Path) -> list[tuple[str, str]]:
 
 @cache
 def _pairs_in(path: str, mtime: int, size: int) -> tuple[tuple[str, str], ...]:
-    try:
-        table = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3, usecols=["dataset", "lp"])
-    except ValueError as exc:  # a missing column
-        raise InputError(path, f"no dataset and lp columns ({exc})", line=1, expected=_expected("segment")) from None
+    table = read_table(path, {"dataset": "name", "lp": "name"}, what=_what("segment"))
     return tuple(dict.fromkeys(zip(table["dataset"], table["lp"], strict=True)))
 
 
@@ -61,33 +60,15 @@ def read_score_file(path: str | Path, level: str) -> pd.DataFrame:
     """The rows of a user's score file (``level``: ``system`` or ``segment``) with a ``line`` column
     (the file's line number, the header being line 1); every malformed row is an error."""
     keys = KEYS[level]
-    try:
-        table = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3)
-    except pd.errors.EmptyDataError:
-        raise InputError(path, "file is empty", line=1, expected=_expected(level)) from None
-    except pd.errors.ParserError as exc:
-        raise InputError(path, f"not a tab-separated table ({exc})", expected=_expected(level)) from None
-    missing = [c for c in [*keys, "score"] if c not in table.columns]
-    if missing:
-        raise InputError(path, f"no {', '.join(map(repr, missing))} column (header: {list(table.columns)})", line=1,
-                         expected=_expected(level))
-    if table.empty:
-        raise InputError(path, "no rows below the header", line=2, expected=_expected(level))
-    table = table[[*keys, "score"]].copy()
-    table.insert(0, "line", np.arange(2, len(table) + 2))
-    for column in keys:
-        empty = table[column].str.strip() == ""
-        if empty.any():
-            raise InputError(path, f"empty {column}", line=int(table.loc[empty, "line"].iloc[0]),
-                             expected=_expected(level))
-    table["score"] = _numbers(path, table, "score", float)
+    columns = {**dict.fromkeys(["dataset", "lp", "system"], "name"), **({"seg_id": "integer"} if level == "segment"
+                                                                         else {}), "score": "number"}
+    table = read_table(path, columns, what=_what(level))
     if not np.isfinite(table["score"]).all():
         bad = table.loc[~np.isfinite(table["score"])].iloc[0]
         raise InputError(path, f"score {bad['score']} is not a finite number", line=int(bad["line"]),
                          expected="a finite number (a metric that cannot score a segment must say so in its own "
                                   "way; mtmeta does not drop rows)")
     if level == "segment":
-        table["seg_id"] = _numbers(path, table, "seg_id", int)
         small = table["seg_id"] < 1
         if small.any():
             raise InputError(path, f"seg_id {table.loc[small, 'seg_id'].iloc[0]} is below 1",
@@ -101,21 +82,8 @@ def read_score_file(path: str | Path, level: str) -> pd.DataFrame:
     return table
 
 
-def _expected(level: str) -> str:
-    return "a tab-separated header with " + ", ".join([*KEYS[level], "score"])
-
-
-def _numbers(path, table: pd.DataFrame, column: str, kind) -> pd.Series:
-    text = table[column].str.strip()
-    if kind is int:
-        bad = ~text.str.fullmatch(r"[+-]?[0-9]+")
-    else:  # "nan" and "inf" are numbers here; the caller rejects them as not finite
-        bad = pd.to_numeric(text, errors="coerce").isna() & ~text.str.lower().str.fullmatch(r"[+-]?nan")
-    if bad.any():
-        row = table.loc[bad].iloc[0]
-        what = "an integer" if kind is int else "a number"
-        raise InputError(path, f"{column} {row[column]!r} is not {what}", line=int(row["line"]), expected=what)
-    return text.astype(np.int64) if kind is int else text.astype(np.float64)
+def _what(level: str) -> str:
+    return f"a {level}-level score file (columns " + ", ".join([*KEYS[level], "score"]) + ")"
 
 
 def check_against(table: pd.DataFrame, path: str | Path, level: str, pairs: dict[tuple[str, str], PairData]) -> None:

@@ -30,7 +30,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from mtmeta.data.archive import is_archive
-from mtmeta.errors import ConfigError, FetchError
+from mtmeta.errors import ConfigError, FetchError, OutputError
+from mtmeta.io import write_text
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,20 @@ def plan_fetch(source_id: str, spec: dict, mirror: Path | None) -> FetchPlan:
     )
 
 
+def checksum_key(plan: FetchPlan) -> str:
+    """The catalogue key that holds the sha256 of a plan's origin."""
+    return f"sources.{plan.source}.{plan.origin}.sha256"
+
+
+def missing_checksums(sources: dict, mirror: Path | None, used=None) -> list[str]:
+    """The catalogue keys of the sha256 values missing for fetching the sources ``used`` (default:
+    all) from the origin each would come from (the mirror's copy if there is a mirror and the source
+    has one, else upstream). fetch refuses such a source; a config check can name them all first."""
+    names = sources if used is None else [name for name in sources if name in set(used)]
+    plans = (plan_fetch(name, sources[name], mirror) for name in names)
+    return [checksum_key(plan) for plan in plans if not plan.sha256]
+
+
 def sha256_file(path: str | Path) -> str:
     """The sha256 of a file, read in blocks."""
     digest = hashlib.sha256()
@@ -138,21 +153,35 @@ def sha256_file(path: str | Path) -> str:
 
 
 def _copy_with_hash(src, dst, total: int | None, label: str) -> tuple[str, int]:
+    """Copy the stream ``src`` to ``dst``; its sha256 and size. A failure to write ``dst`` (a full
+    disk, no permission) is an OutputError naming it: no retry or network advice can help there."""
     digest = hashlib.sha256()
     done = 0
     next_report = 0.25
-    with open(dst, "wb") as out:
+    try:
+        out = open(dst, "wb")
+    except OSError as exc:
+        raise OutputError(dst, exc.strerror or str(exc)) from None
+    try:
         while True:
-            chunk = src.read(CHUNK)
+            chunk = src.read(CHUNK)  # a read error (the network) propagates as it is, for a retry
             if not chunk:
                 break
-            out.write(chunk)
+            try:
+                out.write(chunk)
+            except OSError as exc:
+                raise OutputError(dst, exc.strerror or str(exc)) from None
             digest.update(chunk)
             done += len(chunk)
             # Progress only for files big enough to take a while to copy or download.
             if total and total > 5_000_000 and done / total >= next_report:
                 log.info("%s: %3.0f%% of %.1f MB", label, 100 * done / total, total / 1e6)
                 next_report += 0.25
+    finally:
+        try:
+            out.close()
+        except OSError as exc:  # the last buffered block meets the full disk
+            raise OutputError(dst, exc.strerror or str(exc)) from None
     return digest.hexdigest(), done
 
 
@@ -177,38 +206,37 @@ def _download(plan: FetchPlan, part: Path, retries: int, timeout: float) -> tupl
 
 
 def fetch(plan: FetchPlan, dest_dir: str | Path, *, retries: int = 3, timeout: float = 60.0) -> dict:
-    """Copy or download ``plan`` into ``dest_dir``, verify it, and write its manifest."""
+    """Copy or download ``plan`` into ``dest_dir``, verify its sha256, and write its manifest.
+
+    Every source needs a sha256 for the origin it comes from: without one the file is obtained (so
+    that the message can give its sha256 to check and pin), then refused. Nothing is left behind on
+    a failure: the download goes to ``<file>.part``, which is removed on every error. A source of
+    repository files verifies each file's own sha256 (``_fetch_files``)."""
     if plan.files is not None:
         return _fetch_files(plan, Path(dest_dir), retries, timeout)
     dest_dir = Path(dest_dir)
     dest_dir.mkdir(parents=True, exist_ok=True)
     target = dest_dir / plan.filename
     part = target.with_name(target.name + ".part")
-    if plan.origin == "mirror":
-        src = Path(plan.location)
-        if not src.is_file():
+    try:
+        actual, size = _obtain(plan, part, retries, timeout)
+        if size == 0:
+            raise FetchError(f"source {plan.source!r}: {plan.location} is empty; expected a non-empty file.")
+        if not plan.sha256:
             raise FetchError(
-                f"source {plan.source!r}: mirror file {src} is missing. Restore it in the mirror, or set "
-                f"data_mirror: none to download it from {plan.upstream_url}."
+                f"source {plan.source!r}: no sha256 for its {plan.origin} origin ({checksum_key(plan)} in the data "
+                f"catalogue, config/sources.yaml), so {plan.location} cannot be verified and is not used. It has "
+                f"sha256 {actual} ({size:,} bytes): if you trust this copy, add that value under that key.")
+        if actual != plan.sha256.lower():
+            raise FetchError(
+                f"source {plan.source!r}: checksum mismatch for {plan.location}: expected sha256 {plan.sha256}, "
+                f"got {actual}. The file is corrupt or a different version; fetch it again, or, if the new "
+                "version is intended, update its sha256 in the data catalogue (config/sources.yaml)."
             )
-        log.info("%s: copying from mirror %s", plan.source, src)
-        with open(src, "rb") as handle:
-            actual, size = _copy_with_hash(handle, part, src.stat().st_size, f"{plan.source} <- {src}")
-    else:
-        log.info("%s: downloading %s", plan.source, plan.location)
-        actual, size = _download(plan, part, retries, timeout)
-
-    if plan.sha256 and actual != plan.sha256.lower():
+        os.replace(part, target)
+    except BaseException:
         part.unlink(missing_ok=True)
-        raise FetchError(
-            f"source {plan.source!r}: checksum mismatch for {plan.location}: expected sha256 {plan.sha256}, "
-            f"got {actual}. The file is corrupt or a different version; fetch it again, or, if the new "
-            "version is intended, update its sha256 in the data catalogue (config/sources.yaml)."
-        )
-    if size == 0:
-        part.unlink(missing_ok=True)
-        raise FetchError(f"source {plan.source!r}: {plan.location} is empty; expected a non-empty file.")
-    os.replace(part, target)
+        raise
 
     manifest = {
         **{k: v for k, v in asdict(plan).items() if k != "sha256"},
@@ -216,13 +244,30 @@ def fetch(plan: FetchPlan, dest_dir: str | Path, *, retries: int = 3, timeout: f
         "bytes": size,
         "sha256": actual,
         "expected_sha256": plan.sha256,
-        "verified": bool(plan.sha256),
+        "verified": True,
         "archive": plan.archive,
     }
-    if not plan.sha256:
-        log.warning("%s: no sha256 in config for this origin; recorded %s without verification", plan.source, actual)
-    (dest_dir / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    write_text(dest_dir / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest
+
+
+def _obtain(plan: FetchPlan, part: Path, retries: int, timeout: float) -> tuple[str, int]:
+    """Copy the mirror's file or download the URL into ``part``; its sha256 and size."""
+    if plan.origin != "mirror":
+        log.info("%s: downloading %s", plan.source, plan.location)
+        return _download(plan, part, retries, timeout)
+    src = Path(plan.location)
+    if not src.is_file():
+        raise FetchError(
+            f"source {plan.source!r}: mirror file {src} is missing{' (a directory is there)' if src.is_dir() else ''}. "
+            f"Restore it in the mirror, or set data_mirror: none to download it from {plan.upstream_url}."
+        )
+    log.info("%s: copying from mirror %s", plan.source, src)
+    try:
+        with open(src, "rb") as handle:
+            return _copy_with_hash(handle, part, src.stat().st_size, f"{plan.source} <- {src}")
+    except OSError as exc:
+        raise FetchError(f"source {plan.source!r}: cannot read mirror file {src} ({exc.strerror or exc})") from None
 
 
 def read_manifest(path: str | Path) -> dict:
@@ -344,5 +389,5 @@ def _fetch_files(plan: FetchPlan, dest_dir: Path, retries: int, timeout: float) 
         "verified": True,
         "archive": False,
     }
-    (dest_dir / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    write_text(dest_dir / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest

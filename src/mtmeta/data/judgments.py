@@ -38,9 +38,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from mtmeta.data.report import Report
+from mtmeta.data.tables import read_table
 from mtmeta.data.textio import decode_utf8, iter_tsv, parse_int, read_bytes, read_lines
 from mtmeta.errors import ConfigError, InputError
 
@@ -90,6 +92,32 @@ def language_code(name: str, path: Path, line: int) -> str:
 # WMT 5-way ranking CSV
 
 
+# The columns of the WMT ranking format (WMT12's README; WMT13 and WMT14 keep them): every one must be
+# there, under exactly this name, and no other. A renamed column (``judgeID``) means a file in another
+# format, whose columns we could not trust to mean what these names say.
+RANKING_COLUMNS = ("srclang", "trglang", "srcIndex", "documentId", "segmentId", "judgeId")
+SLOT_COLUMNS = ("system{k}Number", "system{k}Id", "system{k}rank")
+
+
+def _ranking_slots(path: Path, header: list[str], index: dict[str, int]) -> list[int]:
+    """The system slots (1..N) of a WMT ranking CSV header, every column checked (see RANKING_COLUMNS)."""
+    slots = sorted({int(m[1]) for name in index if (m := re.fullmatch(r"system(\d+)(?:Number|Id|rank)", name))})
+    expected_slots = list(range(1, max(slots, default=0) + 1))
+    required = [*RANKING_COLUMNS, *(column.format(k=k) for k in expected_slots for column in SLOT_COLUMNS)]
+    missing = [name for name in required if name not in index]
+    unknown = [name.strip() for name in header if name.strip() not in required]
+    repeated = len(index) != len(header)
+    if len(slots) < 2 or missing or unknown or repeated:
+        problems = ([f"lacks {', '.join(missing)}"] if missing else []) + (
+            [f"has unknown column(s) {', '.join(map(repr, unknown))}"] if unknown else []) + (
+            ["names a column twice"] if repeated else []) + (["has fewer than two system slots"] if len(slots) < 2
+                                                              else [])
+        raise InputError(path, f"WMT ranking header {'; '.join(problems)}", line=1,
+                         expected="the WMT columns " + ", ".join(RANKING_COLUMNS) + ", then systemNNumber, "
+                                  "systemNId and systemNrank for each slot N = 1, 2, ... (WMT12-14's format)")
+    return slots
+
+
 def read_wmt_ranking_csv(path: str | Path, lps: set[str] | None = None) -> Judgments:
     """Read a WMT relative-ranking CSV; each task of k ranked outputs gives k(k-1)/2 pairs."""
     path = Path(path)
@@ -100,12 +128,7 @@ def read_wmt_ranking_csv(path: str | Path, lps: set[str] | None = None) -> Judgm
     except StopIteration:
         raise InputError(path, "file is empty", line=1, expected="a WMT ranking CSV header") from None
     index = {name.strip(): i for i, name in enumerate(header)}
-    slots = sorted(int(m[1]) for name in index if (m := re.fullmatch(r"system(\d+)Id", name)))
-    required = ["srclang", "trglang", "srcIndex"] + [f"system{k}rank" for k in slots]
-    missing = [name for name in required if name not in index]
-    if len(slots) < 2 or missing:
-        raise InputError(path, f"header lacks {missing or 'system1Id, system2Id, ...'}", line=1,
-                         expected="WMT ranking columns srclang, trglang, srcIndex, systemNId, systemNrank")
+    slots = _ranking_slots(path, header, index)
     report = Report()
     rows: list[tuple] = []
     tasks: dict[str, int] = defaultdict(int)
@@ -359,6 +382,61 @@ def read_system_scores(path: str | Path, lp: str, testset: str) -> pd.DataFrame:
         systems.append(system)
         scores.append(score)
     return pd.DataFrame({"system": systems, "score": scores})
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparisons as prepare writes them (mtmeta human-scores' input)
+
+COMPARISON_COLUMNS = {"sys_a": "name", "sys_b": "name", "outcome": "text"}
+COMPARISON_EXTRAS = {"lp": "name", "seg_id": "integer", "task": "text"}
+
+
+def read_comparisons(path: str | Path) -> pd.DataFrame:
+    """A comparisons table: ``comparisons.parquet`` as prepare writes it, or a TSV with the same columns
+    (``sys_a``, ``sys_b``, ``outcome``; ``lp``, ``seg_id`` and ``task`` are kept if present). Every row
+    must name two systems and an outcome ``a``, ``b`` or ``tie``; a problem names the file and line
+    (TSV) or row (parquet), and a table without rows is an error."""
+    what = "comparisons (columns sys_a, sys_b, outcome; as prepare writes comparisons.parquet)"
+    if str(path).endswith(".parquet"):
+        table, where = _read_comparisons_parquet(path, what), "row"
+    else:
+        table, where = read_table(path, COMPARISON_COLUMNS, what=what, optional=COMPARISON_EXTRAS), "line"
+    bad = ~table["outcome"].isin(OUTCOMES)
+    if bad.any():
+        row = table.loc[bad].iloc[0]
+        number = int(row["line"])
+        raise InputError(path, f"{'' if where == 'line' else f'row {number}: '}outcome {row['outcome']!r}",
+                         line=number if where == "line" else None, expected="a, b or tie")
+    return table
+
+
+def _read_comparisons_parquet(path: str | Path, what: str) -> pd.DataFrame:
+    from mtmeta.data.textio import check_input_file
+
+    check_input_file(path, what)
+    try:
+        table = pd.read_parquet(path)
+    except Exception as exc:  # pyarrow's errors have no common base class but Exception
+        raise InputError(path, f"not a readable parquet file ({type(exc).__name__}: {exc})", expected=what) from None
+    missing = [c for c in COMPARISON_COLUMNS if c not in table.columns]
+    if missing:
+        raise InputError(path, f"no {', '.join(map(repr, missing))} column (columns: {list(table.columns)})",
+                         expected=what)
+    if table.empty:
+        raise InputError(path, "no rows", expected=what)
+    table = table.reset_index(drop=True)
+    table.insert(0, "line", np.arange(1, len(table) + 1))  # parquet has rows, not lines: row numbers from 1
+    for column in ("sys_a", "sys_b", "outcome"):
+        values = table[column]
+        bad = ~values.map(lambda v: isinstance(v, str) and v.strip() != "")
+        if bad.any():
+            first = int(bad.to_numpy().nonzero()[0][0])
+            value = values.iloc[first]
+            problem = (f"no {column} (null)" if value is None or value != value else f"empty {column}"
+                       if isinstance(value, str) else f"{column} {value!r} is not text")
+            raise InputError(path, f"row {first + 1}: {problem}",
+                             expected="a non-empty name" if column != "outcome" else "a, b or tie")
+    return table
 
 
 READERS = {

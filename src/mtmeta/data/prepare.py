@@ -41,8 +41,8 @@ from mtmeta.data.judgments import (
     read_system_scores,
 )
 from mtmeta.data.report import Report
-from mtmeta.errors import FetchError, InputError
-from mtmeta.io import write_tsv
+from mtmeta.errors import FetchError, InputError, OutputError
+from mtmeta.io import write_csv, write_parquet, write_text, write_tsv
 from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS, system_scores
 
 log = logging.getLogger(__name__)
@@ -361,12 +361,16 @@ def prepare(name: str, ds: dict, lp: str, resources: str | Path,
 
 
 def write_prepared(prepared: Prepared, outdir: str | Path) -> None:
+    """The prepared tables, each written atomically (mtmeta.io)."""
     outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    prepared.segments.to_parquet(outdir / "segments.parquet", index=False)
-    prepared.comparisons.to_parquet(outdir / "comparisons.parquet", index=False)
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(outdir, exc.strerror or str(exc)) from None
+    write_parquet(prepared.segments, outdir / "segments.parquet")
+    write_parquet(prepared.comparisons, outdir / "comparisons.parquet")
     write_tsv(prepared.human_scores, outdir / "human_scores.tsv")
-    prepared.human_segments.to_parquet(outdir / "human_segments.parquet", index=False)
+    write_parquet(prepared.human_segments, outdir / "human_segments.parquet")
     write_tsv(prepared.human_translations, outdir / "human_translations.tsv")
-    prepared.report.to_frame().to_csv(outdir / "report.tsv", sep="\t", index=False)
-    (outdir / "summary.json").write_text(json.dumps(prepared.summary, indent=2, sort_keys=True) + "\n")
+    write_csv(prepared.report.to_frame(), outdir / "report.tsv", sep="\t", index=False)
+    write_text(outdir / "summary.json", json.dumps(prepared.summary, indent=2, sort_keys=True) + "\n")

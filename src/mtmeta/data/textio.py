@@ -1,12 +1,17 @@
 """Strict text reading: UTF-8 only, lines split on newline only, errors located by line.
 
 Everything mtmeta reads from a corpus goes through :func:`read_lines`, so a stray byte
-is reported as ``file:line`` instead of surfacing later as a mysterious score.
+is reported as ``file:line`` instead of surfacing later as a mysterious score. A NUL byte is an
+error too (file, line, column): no text the study reads holds one, and a binary or UTF-16 file
+would otherwise decode into nonsense without complaint. A missing file, a directory or an
+unreadable file is an error naming the path.
 """
 
 from __future__ import annotations
 
 import gzip
+import os
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,16 +22,33 @@ GZIP_MAGIC = b"\x1f\x8b"
 GZIP_WITHOUT_TIMESTAMP = {"method": "gzip", "mtime": 0}
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """Read a file, transparently decompressing gzip (detected by its magic bytes)."""
+def check_input_file(path: str | Path, what: str = "a file") -> Path:
+    """``path`` if it names a readable file; else an InputError saying what it is instead (missing, a
+    directory ...) and what was expected (``what``)."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError(path, "file not found", expected="an existing file")
-    raw = path.read_bytes()
+    if not path.exists():
+        raise InputError(path, "file not found", expected=what)
+    if path.is_dir():
+        raise InputError(path, "is a directory", expected=what)
+    if not path.is_file() and not path.is_fifo() and not path.is_char_device():  # a pipe, e.g. <(...), is text too
+        raise InputError(path, "is not a regular file", expected=what)
+    if not os.access(path, os.R_OK):
+        raise InputError(path, "is not readable (permission denied)", expected=what)
+    return path
+
+
+def read_bytes(path: str | Path, what: str = "an existing file") -> bytes:
+    """Read a file, transparently decompressing gzip (detected by its magic bytes)."""
+    path = check_input_file(path, what)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise InputError(path, f"cannot be read ({exc.strerror or exc})", expected=what) from None
     if raw[:2] == GZIP_MAGIC:
         try:
             return gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise InputError(
                 path, f"corrupt gzip data ({exc})", expected="a complete gzip file",
                 hint="Delete it and fetch it again",
@@ -49,6 +71,14 @@ def decode_text(raw: bytes, path: str | Path, encoding: str = "utf-8") -> str:
             line=line,
             expected=f"{label} text",
         ) from exc
+    nul = text.find("\0")
+    if nul >= 0:
+        # No segment, name or number holds a NUL: it means a binary file, or UTF-16 text (whose ASCII
+        # characters decode as valid UTF-8 with a NUL beside each), and would be scored as a character.
+        line = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        raise InputError(path, f"NUL byte at column {column}", line=line,
+                         expected="text without NUL bytes (is it a binary file, or UTF-16? convert it to UTF-8)")
     # A byte-order mark is an encoding artefact, not part of the first segment.
     return text[1:] if text.startswith("\ufeff") else text
 
@@ -67,6 +97,8 @@ def split_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
+    if "\r" not in text:  # the usual case: no line to look at again
+        return lines
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 

@@ -12,6 +12,7 @@ from mtmeta.data.corpus import DEFAULT_EXCLUDE, Layout, discover_systems, templa
 from mtmeta.data.fetch import sha256_file
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import ConfigError, InputError
+from mtmeta.io import atomic_path
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def write_corpus(parts: Iterable[tuple[str, Iterable[str], Callable[[str], list[
     out.parent.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()
     summary = {"parts": [], "sentences": 0, "tokens": 0, "empty_lines_skipped": 0}
-    with open(out, "w", encoding="utf-8", newline="\n") as handle:
+    with atomic_path(out) as part, open(part, "w", encoding="utf-8", newline="\n") as handle:
         for label, lines, tokenize in parts:
             n_lines = n_tokens = skipped = 0
             for line in lines:
@@ -159,7 +160,8 @@ def train(corpus: str | Path, params: dict, out: str | Path) -> dict:
     model = Word2Vec(sentences=_Sentences(Path(corpus)), workers=1, hashfxn=stable_hash, **settings)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    model.wv.save_word2vec_format(str(out), binary=True)
+    with atomic_path(out) as part:
+        model.wv.save_word2vec_format(str(part), binary=True)
     return {
         "params": settings,
         "workers": 1,
@@ -184,7 +186,8 @@ def import_pretrained(spec: dict, resources: str | Path, out: str | Path) -> dic
                          expected=f"word2vec {'binary' if spec.get('binary', True) else 'text'} format") from None
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    kv.save_word2vec_format(str(out), binary=True)
+    with atomic_path(out) as part:
+        kv.save_word2vec_format(str(part), binary=True)
     return {"pretrained": spec["source"], "source_sha256": manifest.get("sha256"), "vocabulary": len(kv),
             "vector_size": int(kv.vector_size), "sha256": sha256_file(out)}
 

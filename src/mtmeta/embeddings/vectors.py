@@ -10,6 +10,7 @@ import numpy as np
 
 from mtmeta.data.fetch import sha256_file
 from mtmeta.errors import InputError
+from mtmeta.io import atomic_path
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +121,8 @@ class Vectors:
 
         entries = [[word, k, list(found.items())] for (word, k), found in sorted(self._neighbours.items())]
         payload = {"vectors_sha256": self.digest, "neighbours": entries}
-        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
+        with atomic_path(path) as part, open(part, "wb") as raw, \
+                gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
             handle.write(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         return len(entries)
 

@@ -80,6 +80,10 @@ def _bootstrap_rows(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
                     seg_tables: dict[str, pd.DataFrame], metric_objects: dict[str, Metric], draws: int,
                     seed: int, alpha: float) -> list[dict]:
     judged = sorted(set(human.dropna(subset=["gt_others"])["system"]))
+    if len(judged) < 2:
+        raise ValueError(f"{summary['dataset']} {summary['lp']}: {len(judged)} system(s) with a human score "
+                         f"({', '.join(judged) or 'none'}); a bootstrap of system-level correlations needs systems "
+                         "with human scores (an evaluator-kind pair has items, not systems: segment level only)")
     weights = _weights(seg_tables, draws, seed)
     human_draws = score_draws(comparisons, judged, weights, _seg_ids(seg_tables))
     observed_human = human.set_index("system").loc[judged]

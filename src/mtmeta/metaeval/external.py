@@ -61,6 +61,8 @@ def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame,
     if name in builtins:
         raise ValueError(f"{name!r} is the id of a built-in metric of {summary['dataset']} {summary['lp']}; "
                          "give your metric another name")
+    if not summary.get("system_level", True):
+        return _evaluator_pair(result, summary, comparisons, metric, segments)
     result.tables["system_level"] = system_level_correlations(summary, human, systems, name, metric.higher_is_better)
     if segments is None:
         result.notes.append("no segment scores: no bootstrap intervals (they resample segments) and no "
@@ -89,4 +91,20 @@ def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame,
     meng.insert(0, "lp", summary["lp"])
     meng.insert(0, "dataset", summary["dataset"])
     result.tables["meng"] = meng.rename(columns={"variant": "metric"})
+    return result
+
+
+def _evaluator_pair(result: Evaluation, summary: dict, comparisons: pd.DataFrame, metric: ExternalScores,
+                    segments: pd.DataFrame | None) -> Evaluation:
+    """An evaluator-kind pair (each item: two hypotheses, hyp1 and hyp2, and a human preference): its
+    "systems" are the two slots, not MT systems, so there is nothing to correlate at the system level
+    (as in the workflow, which gives such pairs segment-level tables only)."""
+    if segments is None or comparisons.empty:
+        raise ValueError(f"{summary['dataset']} {summary['lp']}: segment-level agreement needs segment scores and "
+                         "the pair's comparisons")
+    result.tables["segment_level"] = segment_level_agreement(summary, comparisons, segments, metric.metric_id,
+                                                             metric.higher_is_better)
+    result.notes.append("items of two hypotheses (hyp1, hyp2), not systems: segment-level agreement only "
+                        "(three_way_accuracy is this dataset's statistic); no system-level correlations, "
+                        "bootstrap, Williams, Meng or ranks")
     return result

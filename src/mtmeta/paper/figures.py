@@ -12,6 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from mtmeta.io import atomic_path  # noqa: E402
+
 HUMAN_LABELS = {"gt_others": "human: > others", "ge_others": "human: ≥ others", "expected_wins": "human: expected wins",
                 "official": "human: official score"}
 
@@ -71,7 +73,8 @@ def save(fig, outputs: list[str | Path]) -> None:
     for path in outputs:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         metadata = {"CreationDate": None} if str(path).endswith(".pdf") else {"Software": None}
-        fig.savefig(path, dpi=150, metadata=metadata)
+        with atomic_path(path) as part:
+            fig.savefig(part, dpi=150, metadata=metadata)
     plt.close(fig)
 
 

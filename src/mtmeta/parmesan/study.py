@@ -20,6 +20,7 @@ import pandas as pd
 
 from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError
+from mtmeta.io import write_csv, write_parquet, write_text
 from mtmeta.lexicons import paraphrases
 from mtmeta.parmesan.paraphraser import ORDERS, SELECTIONS, Lexicon, Paraphraser, SegmentTexts, paraphrase_segments
 
@@ -98,7 +99,7 @@ def write_references(table: pd.DataFrame, folder: str | Path) -> list[Path]:
     written = []
     for system, rows in table.sort_values(["system", "seg_id"]).groupby("system", sort=True):
         path = folder / f"{system}.ref"
-        path.write_text("".join(line + "\n" for line in rows["reference"]), encoding="utf-8")
+        write_text(path, "".join(line + "\n" for line in rows["reference"]))
         written.append(path)
     return written
 
@@ -411,9 +412,8 @@ def write_setting(table: pd.DataFrame, substitutions: pd.DataFrame, summary: dic
 
     from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
 
-    table.drop(columns=["original_reference"]).to_parquet(outputs["segments"], index=False)
+    write_parquet(table.drop(columns=["original_reference"]), outputs["segments"])
     write_references(table, outputs["references"])
-    substitutions.to_csv(outputs["substitutions"], sep="\t", index=False, compression=GZIP_WITHOUT_TIMESTAMP)
-    sample(substitutions, samples, sample_seed).to_csv(outputs["samples"], sep="\t", index=False)
-    with open(outputs["summary"], "w") as handle:
-        json.dump(summary, handle, indent=1)
+    write_csv(substitutions, outputs["substitutions"], sep="\t", index=False, compression=GZIP_WITHOUT_TIMESTAMP)
+    write_csv(sample(substitutions, samples, sample_seed), outputs["samples"], sep="\t", index=False)
+    write_text(outputs["summary"], json.dumps(summary, indent=1))

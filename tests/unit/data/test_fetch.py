@@ -116,3 +116,78 @@ def test_failed_download_names_url_and_remedy(http_server, tmp_path):
     assert f"{http_server}/missing.txt" in str(info.value) and "404" in str(info.value)
     assert "mirror" in str(info.value)
     assert not (tmp_path / "res/s/missing.txt").exists()
+
+
+def test_a_source_without_a_sha256_for_its_origin_is_refused(http_server, mirror_dir, tmp_path):
+    """The file is obtained, so that the message can give its sha256 to check and pin, then refused;
+    nothing is left in the resources directory."""
+    upstream = {"upstream": {"url": f"{http_server}/file.txt"}}
+    with pytest.raises(FetchError) as info:
+        fetch(plan_fetch("s", upstream, None), tmp_path / "res/s")
+    assert str(info.value) == (
+        f"source 's': no sha256 for its upstream origin (sources.s.upstream.sha256 in the data catalogue, "
+        f"config/sources.yaml), so {http_server}/file.txt cannot be verified and is not used. It has sha256 "
+        f"{sha(b'served bytes' + bytes([10]))} (13 bytes): if you trust this copy, add that value under that key.")
+    assert list((tmp_path / "res/s").iterdir()) == []
+    with pytest.raises(FetchError, match=r"no sha256 for its mirror origin \(sources.j.mirror.sha256"):
+        fetch(plan_fetch("j", SPEC, mirror_dir), tmp_path / "res/j")  # SPEC's mirror has no sha256
+    assert list((tmp_path / "res/j").iterdir()) == []
+
+
+def test_missing_checksums_names_the_keys_of_the_origins_used(mirror_dir):
+    from mtmeta.data.fetch import missing_checksums
+
+    sources = {"j": SPEC, "u": {"upstream": {"url": "http://x/u.txt", "sha256": "a" * 64}},
+               "m": {"upstream": {"url": "http://x/m.txt"}, "mirror": {"path": "m.txt", "sha256": "b" * 64}}}
+    assert missing_checksums(sources, mirror_dir) == ["sources.j.mirror.sha256"]
+    assert missing_checksums(sources, None) == ["sources.j.upstream.sha256", "sources.m.upstream.sha256"]
+    assert missing_checksums(sources, None, used=["u", "m"]) == ["sources.m.upstream.sha256"]
+
+
+def test_a_failed_download_or_copy_leaves_no_part_file(http_server, mirror_dir, tmp_path, monkeypatch):
+    spec = {"upstream": {"url": f"{http_server}/missing.txt", "sha256": "f" * 64}}
+    with pytest.raises(FetchError):
+        fetch(plan_fetch("s", spec, None), tmp_path / "res/s", retries=1)
+    assert list((tmp_path / "res/s").iterdir()) == []
+    import mtmeta.data.fetch as fetch_module
+
+    def interrupted(src, dst, total, label):
+        open(dst, "wb").write(b"half")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fetch_module, "_copy_with_hash", interrupted)
+    spec = {**SPEC, "mirror": {**SPEC["mirror"], "sha256": sha(b"payload")}}
+    with pytest.raises(KeyboardInterrupt):
+        fetch(plan_fetch("j", spec, mirror_dir), tmp_path / "res/j")
+    assert list((tmp_path / "res/j").iterdir()) == []
+
+
+def test_a_full_disk_is_named_and_not_retried(http_server, tmp_path, monkeypatch):
+    import builtins
+
+    from mtmeta.errors import OutputError
+
+    real_open, calls = builtins.open, []
+
+    class Full:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def write(self, data):
+            calls.append(len(data))
+            raise OSError(28, "No space left on device")
+
+        def close(self):
+            self.handle.close()
+
+    def full_open(path, mode="r", *args, **kwargs):
+        handle = real_open(path, mode, *args, **kwargs)
+        return Full(handle) if str(path).endswith(".part") else handle
+
+    monkeypatch.setattr(builtins, "open", full_open)
+    spec = {"upstream": {"url": f"{http_server}/file.txt", "sha256": sha(b"served bytes\n")}}
+    with pytest.raises(OutputError, match=r"res/s/file.txt.part: cannot write: No space left on device"):
+        fetch(plan_fetch("s", spec, None), tmp_path / "res/s", retries=3)
+    monkeypatch.undo()
+    assert calls == [13]  # one attempt: a full disk is not a network error to retry
+    assert list((tmp_path / "res/s").iterdir()) == []

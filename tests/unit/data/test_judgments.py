@@ -94,7 +94,7 @@ def test_ranking_csv_errors_name_file_and_line(tmp_path, row, message):
 def test_ranking_csv_missing_columns(tmp_path):
     path = tmp_path / "rnk.csv"
     path.write_text("srclang,trglang,srcIndex\nEnglish,Czech,1\n")
-    with pytest.raises(InputError, match=r"rnk.csv:1: header lacks"):
+    with pytest.raises(InputError, match=r"rnk.csv:1: WMT ranking header lacks"):
         read_wmt_ranking_csv(path)
 
 
@@ -229,3 +229,62 @@ def test_system_scores_errors_name_file_and_line(tmp_path, line, message):
     with pytest.raises(InputError, match=message) as error:
         read_system_scores(path, "en-cs", "newstest2014")
     assert "human.scores" in str(error.value)
+
+
+WMT_HEADER = ("srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,system2Number,system2Id,"
+              "system1rank,system2rank")
+
+
+@pytest.mark.parametrize(("header", "message"), [
+    (WMT_HEADER.replace("judgeId", "judgeID"),
+     r"rnk.csv:1: WMT ranking header lacks judgeId; has unknown column\(s\) 'judgeID'; expected the WMT columns"),
+    (WMT_HEADER.replace(",documentId", ""), r"rnk.csv:1: WMT ranking header lacks documentId;"),
+    (WMT_HEADER + ",comment", r"rnk.csv:1: WMT ranking header has unknown column\(s\) 'comment'"),
+    (WMT_HEADER.replace("system2rank", "system2Rank"), r"lacks system2rank; has unknown column\(s\) 'system2Rank'"),
+])
+def test_a_renamed_or_unknown_ranking_column_is_an_error(tmp_path, header, message):
+    from mtmeta.data.judgments import read_wmt_ranking_csv
+
+    path = tmp_path / "rnk.csv"
+    path.write_text(header + "\nEnglish,Czech,1,d,1,j,1,A,2,B,1,2\n")
+    with pytest.raises(InputError, match=message):
+        read_wmt_ranking_csv(path)
+    path.write_text(WMT_HEADER + "\nEnglish,Czech,1,d,1,j,1,NA,2,null,1,2\n")
+    assert read_wmt_ranking_csv(path).comparisons[["sys_a", "sys_b", "outcome"]].values.tolist() == [
+        ["NA", "null", "a"]]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("sys_a\tsys_b\toutcome\n", r"c.tsv:2: no rows below the header"),
+    ("sys_a\tsys_b\tresult\nA\tB\ta\n", r"c.tsv:1: no 'outcome' column"),
+    ("sys_a\tsys_b\toutcome\nA\tB\ta\nB\tA\twin\n", r"c.tsv:3: outcome 'win'; expected a, b or tie"),
+    ("sys_a\tsys_b\toutcome\nA\tB\n", r"c.tsv:2: found 2 tab-separated fields; expected 3"),
+    ("sys_a\tsys_b\toutcome\n\tB\ta\n", r"c.tsv:2: empty sys_a"),
+    ("", r"c.tsv:1: file is empty"),
+])
+def test_comparisons_tables_name_file_and_line(tmp_path, content, message):
+    from mtmeta.data.judgments import read_comparisons
+
+    path = tmp_path / "c.tsv"
+    path.write_text(content)
+    with pytest.raises(InputError, match=message):
+        read_comparisons(path)
+
+
+def test_comparisons_parquet_rows_are_checked_and_names_kept(tmp_path):
+    import pandas as pd
+
+    from mtmeta.data.judgments import read_comparisons
+
+    path = tmp_path / "c.parquet"
+    pd.DataFrame({"sys_a": ["NA", "None"], "sys_b": ["nan", "NA"], "outcome": ["a", "tie"]}).to_parquet(path)
+    assert read_comparisons(path)[["sys_a", "sys_b"]].values.tolist() == [["NA", "nan"], ["None", "NA"]]
+    pd.DataFrame({"sys_a": ["A", None], "sys_b": ["B", "A"], "outcome": ["a", "b"]}).to_parquet(path)
+    with pytest.raises(InputError, match=r"c.parquet: row 2: no sys_a \(null\); expected a non-empty name"):
+        read_comparisons(path)
+    pd.DataFrame({"sys_a": ["A", "B"], "sys_b": ["B", "A"], "outcome": ["a", "x"]}).to_parquet(path)
+    with pytest.raises(InputError, match=r"c.parquet: row 2: outcome 'x'; expected a, b or tie"):
+        read_comparisons(path)
+    path.write_text("not parquet")
+    with pytest.raises(InputError, match=r"c.parquet: not a readable parquet file"):
+        read_comparisons(path)

@@ -51,3 +51,23 @@ def test_tsv_header_and_width_are_checked(tmp_path):
         next(rows)
     with pytest.raises(InputError, match=r"t.tsv:1: unexpected header"):
         next(iter_tsv(path, ["a", "c"]))
+
+
+def test_a_nul_byte_is_an_error_naming_line_and_column(tmp_path):
+    path = tmp_path / "hyp.txt"
+    path.write_bytes(b"fine\nnot \x00 fine\n")
+    with pytest.raises(InputError, match=rf"^{path}:2: NUL byte at column 5; expected text without NUL bytes \(is it "
+                                         r"a binary file, or UTF-16\? convert it to UTF-8\)$"):
+        read_lines(path)
+
+
+def test_utf16_text_is_not_read_as_text_with_nuls(tmp_path):
+    path = tmp_path / "utf16.txt"
+    path.write_bytes("a cat\n".encode("utf-16-le"))  # no BOM: valid UTF-8, a NUL after every letter
+    with pytest.raises(InputError, match=r":1: NUL byte at column 2"):
+        read_lines(path)
+
+
+def test_a_directory_is_not_a_file(tmp_path):
+    with pytest.raises(InputError, match=rf"^{tmp_path}: is a directory; expected an existing file$"):
+        read_lines(tmp_path)
