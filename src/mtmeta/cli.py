@@ -23,9 +23,11 @@ log = logging.getLogger("mtmeta")
 
 
 def _config(args):
+    """The study's config for a command: a command that fetches nothing (sources lists them) does not
+    need every source's sha256; fetch checks each one it fetches, check-config all of them."""
     from mtmeta.config import load_config
 
-    return load_config(args.config)
+    return load_config(args.config, checksums=False)
 
 
 def _mirror(config, args):
