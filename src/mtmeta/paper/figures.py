@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -15,10 +16,9 @@ import pandas as pd  # noqa: E402
 HUMAN_LABELS = {"gt_others": "human: > others", "ge_others": "human: ≥ others", "expected_wins": "human: expected wins",
                 "official": "human: official score"}
 
-# Every correlation heatmap uses this fixed scale, so a colour means the same value in every panel
-# and every figure (a diverging map: red negative, white 0, blue positive).
-CORRELATION_RANGE = (-1.0, 1.0)
-CORRELATION_CMAP = "RdBu"
+# The overview's heatmaps: a perceptually uniform, colour-blind-safe sequential map (dark low, light
+# high), each panel over its own range (panel_scale).
+OVERVIEW_CMAP = "viridis"
 # Smallest font (points) of any text a reader has to read; at the saved 150 dpi, 6 pt is 12.5 px.
 MIN_FONT = 6.0
 
@@ -75,15 +75,56 @@ def save(fig, outputs: list[str | Path]) -> None:
     plt.close(fig)
 
 
+# Signature fields that name a software version: the same in every panel of a run, and no help to a
+# reader telling metrics apart, so a figure's title leaves them out.
+VERSION_FIELDS = ("sacrebleu", "mtmeta", "version")
+
+
+def signature_short_form(signatures) -> str:
+    """One line for a figure title from the signatures of its panels: the metric's name and the fields
+    that every panel shares (without software versions), then the keys of the fields that differ
+    between panels (e.g. METEOR's per-language parameters), as "per pair: lang, mods". Empty
+    signatures are skipped; none at all gives ""."""
+    parsed = []
+    for signature in dict.fromkeys(str(s) for s in signatures if isinstance(s, str) and s):
+        name, *fields = signature.split("|")
+        parsed.append((name, [tuple(f.split(":", 1)) if ":" in f else (f, "") for f in fields]))
+    if not parsed:
+        return ""
+    names = list(dict.fromkeys(name for name, _ in parsed))
+    keys = list(dict.fromkeys(k for _, fields in parsed for k, _ in fields if k not in VERSION_FIELDS))
+    values = [dict(fields) for _, fields in parsed]
+    common = [k for k in keys if all(k in v for v in values) and len({v[k] for v in values}) == 1]
+    varying = [k for k in keys if k not in common]
+    text = "|".join(["/".join(names), *(f"{k}:{values[0][k]}" if values[0][k] else k for k in common)])
+    return text + (f" (per pair: {', '.join(varying)})" if varying else "")
+
+
+def x_axes_summary(panels: list[dict], human_score: str) -> str:
+    """What the scatter panels' x axes show, for the title: the default human score, and any other
+    with the number of panels that use it ("> others; official (TrueSkill) on 5 panels")."""
+    labels = [panel.get("human_label", HUMAN_LABELS.get(panel.get("human_score", human_score),
+                                                        panel.get("human_score", human_score)))
+              for panel in panels]
+    default = HUMAN_LABELS.get(human_score, human_score)
+    counts = {label: labels.count(label) for label in dict.fromkeys(labels)}
+    main = default if default in counts else max(counts, key=counts.get)
+    others = [f"{label.removeprefix('human: ')} on {n} panel{'s' * (n > 1)}"
+              for label, n in counts.items() if label != main]
+    return main.removeprefix("human: ") + "".join(f"; {other}" for other in others)
+
+
 def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs: list[str | Path]):
     """One panel per dataset x lp: metric score (y) against human system score (x), r in the title.
 
-    Each panel dict has ``title`` and ``table`` (columns ``system, score, <human_score>``) and ``pearson``;
-    a panel's own ``human_score`` (and ``human_label``) replaces ``human_score`` for that panel.
+    Each panel dict has ``title`` and ``table`` (columns ``system, score, <human_score>``, and the
+    metric's ``signature`` if known) and ``pearson``; a panel's own ``human_score`` (and ``human_label``)
+    replaces ``human_score`` for that panel. The figure's title names the metric, the short form of
+    its signature (:func:`signature_short_form`) and the human score on the x axes.
     """
     columns = min(4, len(panels))
     rows = math.ceil(len(panels) / columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.1 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.1 * rows + 0.5), squeeze=False)
     for ax, panel in zip(axes.flat, panels, strict=False):
         table: pd.DataFrame = panel["table"]
         x = panel.get("human_score", human_score)
@@ -99,6 +140,12 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
         ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
+    signature = signature_short_form(
+        s for panel in panels if "signature" in panel["table"] for s in panel["table"]["signature"])
+    title = f"{metric_id}: system score (y) against the human score (x): {x_axes_summary(panels, human_score)}"
+    # Wrapped to the figure's width (about 15 characters per inch at 7 pt).
+    lines = [title, *textwrap.wrap(signature, width=int(15 * fig.get_figwidth()))] if signature else [title]
+    fig.suptitle("\n".join(lines), fontsize=8)
     fixed_tight_layout(fig)
     for ax in list(axes.flat)[:len(panels)]:
         place_labels(ax)
@@ -195,16 +242,21 @@ def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs
 
 
 def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, outputs: list[str | Path]):
-    """Seed 001's two sweeps: ours (and ours read with alpha mirrored) beside the reported accuracies."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+    """Seed 001's two sweeps: ours (and ours read with alpha mirrored) beside the reported accuracies;
+    the word-match baseline (ours and the seed's) as horizontal lines, named in the legend."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.8))
     rows = alpha_table[alpha_table["row"].str.startswith("alpha ")]
-    left.plot(rows["alpha"], rows["reproduced"], marker="o", ms=3, label="ours (first 10,000 tuples)")
+    n_items = int(alpha_table["n_items"].iloc[0]) if "n_items" in alpha_table else None
+    ours_label = f"ours (first {n_items:,} tuples)" if n_items else "ours"
+    left.plot(rows["alpha"], rows["reproduced"], marker="o", ms=3, label=ours_label)
     left.plot(rows["alpha"], rows["reproduced_at_1_minus_alpha"], ls="--", color="gray", label="ours at 1 - alpha")
     left.plot(rows["alpha"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red", label="seed 001 (25,568)")
     baseline = alpha_table[alpha_table["row"].str.startswith("baseline")]
-    left.axhline(float(baseline["reproduced"].iloc[0]), color="tab:blue", lw=0.8, alpha=0.5)
-    left.axhline(float(baseline["reported"].iloc[0]), color="tab:red", lw=0.8, alpha=0.5)
-    left.set(xlabel="alpha", ylabel="three-way accuracy", title="METEOR-basic by alpha (lines: word-match baseline)")
+    ours, reported = float(baseline["reproduced"].iloc[0]), float(baseline["reported"].iloc[0])
+    left.axhline(ours, color="tab:blue", lw=0.8, alpha=0.5, label=f"word-match baseline, ours ({ours:.3f})")
+    left.axhline(reported, color="tab:red", lw=0.8, alpha=0.5,
+                 label=f"word-match baseline, seed 001 ({reported:.3f})")
+    left.set(xlabel="alpha", ylabel="three-way accuracy", title="METEOR-basic by alpha")
     left.legend(fontsize=6)
     rows = gamma_table[gamma_table["row"].str.startswith("gamma ")]
     alpha = rows["alpha"].iloc[0]
@@ -215,9 +267,54 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
     for ax in (left, right):
         ax.title.set_fontsize(8)
         ax.tick_params(labelsize=7)
+    subset = f"ours: first {n_items:,} tuples; " if n_items else ""
+    fig.suptitle("Seed 001: METEOR tuning by three-way accuracy on the MT-course evaluator set "
+                 f"({subset}seed 001: all 25,568)", fontsize=9)
     fixed_tight_layout(fig)
     save(fig, outputs)
     return fig
+
+
+def panel_scale(values, step: float = 0.05) -> tuple[float, float]:
+    """The colour range of one heatmap panel: its smallest to its largest value, widened outwards to
+    multiples of ``step`` (so the colour bar's ends are round numbers), at least one step wide."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        return 0.0, 1.0
+    # Rounded to 9 decimals first: 0.95 / 0.05 is 18.999999999999996, whose ceil must stay 19.
+    low = math.floor(round(v.min() / step, 9)) * step
+    high = math.ceil(round(v.max() / step, 9)) * step
+    if high - low < step:
+        high = low + step
+    return round(low, 10), round(high, 10)
+
+
+def _names(items: list[str]) -> str:
+    """Dataset/lp columns named compactly: "wmt14 en-cs, en-de" for one dataset's pairs."""
+    by_dataset: dict[str, list[str]] = {}
+    for item in items:
+        dataset, _, lp = item.partition(" ")
+        by_dataset.setdefault(dataset, []).append(lp)
+    return "; ".join(f"{dataset} {', '.join(lps)}" for dataset, lps in by_dataset.items())
+
+
+def left_out_note(table: pd.DataFrame, value: str, kept_metrics: list[str], kept_columns: list[str],
+                  missing: str) -> str:
+    """What a heatmap panel leaves out and why: columns (dataset lp) where no metric has a ``value``,
+    and metrics that have none on the pairs they are scored on (named with those pairs). ``missing``
+    says what such a pair lacks ("no system-level human score")."""
+    parts = []
+    columns = [c for c in dict.fromkeys(table["column"]) if c not in kept_columns]
+    if columns:
+        parts.append(f"columns left out ({missing}): {_names(columns)}")
+    by_pairs: dict[tuple[str, ...], list[str]] = {}
+    for metric, rows in table.groupby("metric", sort=False):
+        if metric not in kept_metrics:
+            by_pairs.setdefault(tuple(dict.fromkeys(rows["column"])), []).append(metric)
+    for pairs, metrics in by_pairs.items():
+        parts.append(f"rows left out: {', '.join(metrics)} (scored on {_names(list(pairs))} only: {missing} there)")
+    return "; ".join(parts)
 
 
 def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
@@ -225,38 +322,72 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     or the official score where a pair has no judgments; the top Williams group starred) and
     segment-level tau, metrics by dataset and language pair.
 
-    Both share one fixed colour scale (``CORRELATION_RANGE``, stated on the colour bar), so a colour
-    means the same correlation in both panels and in every run; every cell prints its value in black
-    or white, whichever contrasts more with the cell; grey cells have no value. The figure grows
-    with the number of metrics and columns, so cells and their text keep one size."""
+    Each panel shows the metrics and the pairs that have values in it; a note under the panel names
+    the rows and columns it leaves out and why (e.g. metrics scored on the evaluator set only have no
+    system-level correlation). Each panel has its own colour scale, from its smallest to its largest
+    value (:func:`panel_scale`, printed on its colour bar), on a colour-blind-safe sequential map
+    (``OVERVIEW_CMAP``): the values cluster (most system-level Pearsons between 0.6 and 1), and a
+    fixed -1..1 scale made them near-identical. Every cell prints its value in black or white,
+    whichever contrasts more with the cell; grey cells: the metric is not scored on that pair
+    ("n/a" where it is scored and has no value). Cells keep one size in both panels, whatever the
+    number of metrics and columns."""
     from matplotlib import colormaps
     from matplotlib.colors import Normalize
 
     table = table.assign(column=table["dataset"] + " " + table["lp"])
-    columns = list(dict.fromkeys(table["column"]))
-    metrics = list(dict.fromkeys(table["metric"]))
-    cell_w, cell_h = 0.5, 0.3  # inches per cell: room for "-0.12*" at MIN_FONT + 0.5
-    label_w = 0.08 * max(len(m) for m in metrics) + 0.5
-    label_h = 0.075 * max(len(c) for c in columns) + 0.4
-    panel_h = cell_h * len(metrics) + label_h + 0.45
-    fig, axes = plt.subplots(2, 1, figsize=(label_w + cell_w * len(columns) + 1.3, 2 * panel_h),
-                             layout="constrained")
-    cmap = colormaps[CORRELATION_CMAP].with_extremes(bad="0.72")
-    norm = Normalize(*CORRELATION_RANGE)
-    for ax, value, title in (
-            (axes[0], "pearson", "system-level Pearson with > others (official score where a pair has no "
-                                 "judgments); * top Williams group"),
-            (axes[1], "segment_tau", "segment-level Kendall tau (the year's WMT variant)")):
-        grid = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
-            index=metrics, columns=columns).to_numpy(dtype=float)
+    all_columns = list(dict.fromkeys(table["column"]))
+    all_metrics = list(dict.fromkeys(table["metric"]))
+    scored = set(zip(table["metric"], table["column"], strict=True))
+    panels = []
+    for value, title, missing in (
+            ("pearson", "System-level Pearson with > others (official score where a pair has no judgments); "
+                        "* top Williams group", "no system-level human score"),
+            ("segment_tau", "Segment-level Kendall tau (each year's WMT variant; tau_wmt14 on the evaluator set)",
+             "no segment-level judgments")):
+        full = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
+            index=all_metrics, columns=all_columns)
+        has = full.notna()
+        metrics = [m for m in all_metrics if has.loc[m].any()]
+        columns = [c for c in all_columns if has[c].any()]
+        if not metrics:  # a panel with no values at all is left out
+            continue
+        panels.append((value, title, metrics, columns, full.loc[metrics, columns].to_numpy(dtype=float),
+                       left_out_note(table, value, metrics, columns, missing)))
+    # Laid out in inches, so that a cell is cell_w x cell_h in both panels whatever their numbers of
+    # rows and columns: per panel, top to bottom, its title, its grid, its column labels and its note.
+    cell_w, cell_h = 0.5, 0.3  # room for "-0.12*" at MIN_FONT + 0.5
+    label_w = 0.08 * max(len(m) for m in all_metrics) + 0.5  # row labels
+    label_h = 0.075 * max(len(c) for c in all_columns) + 0.4  # column labels, at 60 degrees
+    title_h, note_line_h, bar_space = 0.35, 0.14, 1.1
+    width = label_w + cell_w * max(len(p[3]) for p in panels) + bar_space
+    note_lines = [textwrap.wrap(p[5], width=int(15 * width), break_on_hyphens=False, break_long_words=False)
+                  for p in panels]
+    blocks = [title_h + cell_h * len(p[2]) + label_h + note_line_h * len(lines) + 0.15
+              for p, lines in zip(panels, note_lines, strict=True)]
+    suptitle_h = 0.35
+    height = suptitle_h + sum(blocks)
+    fig = plt.figure(figsize=(width, height))
+    axes, top = [], height - suptitle_h
+    for (_, _, metrics, columns, _, _), block in zip(panels, blocks, strict=True):
+        grid_w, grid_h = cell_w * len(columns), cell_h * len(metrics)
+        bottom = top - title_h - grid_h
+        ax = fig.add_axes((label_w / width, bottom / height, grid_w / width, grid_h / height))
+        bar_ax = fig.add_axes(((label_w + grid_w + 0.12) / width, bottom / height, 0.14 / width, grid_h / height))
+        axes.append((ax, bar_ax))
+        top -= block
+    cmap = colormaps[OVERVIEW_CMAP].with_extremes(bad="0.72")
+    for (ax, bar_ax), (value, title, metrics, columns, grid, _), lines in zip(axes, panels, note_lines,
+                                                                              strict=True):
+        low, high = panel_scale(grid)
+        norm = Normalize(low, high)
         image = ax.imshow(np.ma.masked_invalid(grid), aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
         ax.set_xticks(range(len(columns)), columns, rotation=60, ha="right", rotation_mode="anchor",
                       fontsize=MIN_FONT + 1)
         ax.set_yticks(range(len(metrics)), metrics, fontsize=MIN_FONT + 1)
         ax.tick_params(length=2)
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=9, loc="left")
         top = set()
-        if value == "pearson":
+        if value == "pearson" and "williams_rank" in table:
             ranked = table[table["williams_rank"] == 1]
             top = set(zip(ranked["metric"], ranked["column"], strict=True))
         for (i, j), v in np.ndenumerate(grid):
@@ -265,23 +396,30 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
                 shown = 0.0 if round(v, 2) == 0 else v  # no "-0.00"
                 ax.text(j, i, f"{shown:.2f}{star}", ha="center", va="center", fontsize=MIN_FONT + 0.5,
                         color=text_color_on(cmap(norm(v))))
-    bar = fig.colorbar(image, ax=list(axes), fraction=0.03, pad=0.01, shrink=0.6)
-    low, high = CORRELATION_RANGE
-    bar.set_label(f"correlation (fixed scale {low:g} to {high:g} in both panels; grey: no value)", fontsize=8)
-    bar.ax.tick_params(labelsize=MIN_FONT + 1)
+            elif (metrics[i], columns[j]) in scored:
+                ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_FONT + 0.5,
+                        color=text_color_on(cmap.get_bad()))
+        ax.set_xlabel("\n".join(lines), fontsize=MIN_FONT + 1, loc="left")
+        bar = fig.colorbar(image, cax=bar_ax)
+        bar.set_label(f"{'Pearson r' if value == 'pearson' else 'tau'}: this panel's range, {low:g} to {high:g}",
+                      fontsize=MIN_FONT + 1)
+        bar.ax.tick_params(labelsize=MIN_FONT + 1)
+    fig.suptitle("Metric overview: every metric on every dataset and language pair (grey: not scored on that "
+                 "pair; each panel has its own colour scale)", fontsize=9, y=1 - 0.12 / height, va="top")
     save(fig, outputs)
     return fig
 
 
 def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list[str | Path]):
-    """Seed 002's appendix figure: correlation against the share of paraphrase pairs kept, per ranking."""
-    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    """Seed 002's appendix figure: correlation against the share of paraphrase pairs kept, one line
+    per ranking of the pairs (``label``: the target, metric and setting, under the title)."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.9))
     for ranking, rows in table.groupby("ranking", sort=False):
-        ax.plot(100 * rows["fraction"], rows["pearson"], marker="o", label=ranking)
-    ax.axhline(baseline, color="grey", linestyle="--", label="original references")
-    ax.set_xlabel("paraphrase pairs kept (%)")
+        ax.plot(100 * rows["fraction"], rows["pearson"], marker="o", label=f"pairs ranked: {ranking}")
+    ax.axhline(baseline, color="grey", linestyle="--", label=f"original references ({baseline:.3f})")
+    ax.set_xlabel("paraphrase pairs kept, best-ranked first (%)")
     ax.set_ylabel("Pearson r with > others")
-    ax.set_title(label, fontsize=9)
+    ax.set_title(f"Seed 002 appendix: system-level Pearson by share of the lexicon kept\n{label}", fontsize=9)
     ax.legend(fontsize=8)
     fixed_tight_layout(fig)
     save(fig, outputs)
@@ -356,9 +494,16 @@ def softbleu_figure(table: pd.DataFrame, outputs: list[str | Path], bootstrap: p
 
 def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[str]):
     """One panel per metric of ``metrics``: the Pearson of each changed factor (dots), the default
-    (line) and its bootstrap interval (band)."""
+    (line) and its bootstrap interval (band). The panels share their rows (every factor of any
+    metric); where a factor does not apply to a metric (the case flip goes the other way, Meteor's
+    input modes are METEOR's), its row says "n/a" and why, instead of staying blank."""
+    from matplotlib.transforms import blended_transform_factory
+
+    from mtmeta.paper.sensitivity import not_applicable_reason
+
     shown = table[table["metric"].isin(metrics) & ~table["factor"].isin(["default", "bootstrap"])]
-    variants = list(dict.fromkeys(f"{f}: {v}" for f, v in zip(shown["factor"], shown["variant"], strict=True)))
+    variant_keys = list(dict.fromkeys(zip(shown["factor"], shown["variant"], strict=True)))
+    variants = [f"{f}: {v}" for f, v in variant_keys]
     positions = {label: k for k, label in enumerate(variants)}
     n = len(metrics)
     columns = 2 if n > 1 else 1
@@ -369,22 +514,38 @@ def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[st
         rows = table[table["metric"] == metric_id]
         default = rows.loc[rows["factor"] == "default", "pearson"].iloc[0]
         band = rows.loc[rows["factor"] == "bootstrap", "pearson"].to_numpy()
+        interval = ""
         if len(band) == 2:
-            ax.axvspan(band.min(), band.max(), color="0.88", label="default's 95% bootstrap interval")
-        ax.axvline(default, color="0.3", linestyle="--", linewidth=1, label=f"default {default:.3f}")
+            ax.axvspan(band.min(), band.max(), color="0.88", label="the default's 95% bootstrap interval")
+            interval = f", interval {band.min():.3f} to {band.max():.3f}"
+        ax.axvline(default, color="0.3", linestyle="--", linewidth=1, label="the default (study's setting)")
         labels = [f"{f}: {v}" for f, v in zip(rows["factor"], rows["variant"], strict=True)]
+        drawn_rows = set()
         for label, value in zip(labels, rows["pearson"], strict=True):
-            if label in positions:
-                ax.plot(value, positions[label], "o", color="C0", markersize=5)
+            if label in positions and pd.notna(value):
+                ax.plot(value, positions[label], "o", color="C0", markersize=5, label="one factor changed")
+                drawn_rows.add(label)
+        # x in axes fractions, y in rows: "n/a" at the panel's left edge of each row it has no value in.
+        left_edge = blended_transform_factory(ax.transAxes, ax.transData)
+        for label, (factor, variant) in zip(variants, variant_keys, strict=True):
+            if label not in drawn_rows:
+                ax.text(0.01, positions[label], f"n/a: {not_applicable_reason(factor, variant)}",
+                        transform=left_edge, ha="left", va="center", fontsize=7, color="0.3", style="italic")
         ax.set_yticks(range(len(variants)), variants, fontsize=8)
-        ax.set_title(metric_id, fontsize=10)
+        ax.set_title(f"{metric_id} (default {default:.3f}{interval})", fontsize=10)
         ax.set_xlabel("system-level Pearson")
         ax.grid(axis="x", color="0.9")
-        ax.legend(fontsize=7, loc="best")
     axes.flat[0].invert_yaxis()  # once: every panel shares this axis
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
+    legend = {}  # one legend for all panels (below them: inside a panel it would hide points)
+    for ax in list(axes.flat)[:n]:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            legend.setdefault(label, handle)
+    fig.legend(list(legend.values()), list(legend), loc="outside lower center", ncols=len(legend), fontsize=8,
+               frameon=False)
     dataset, lp = table["dataset"].iloc[0], table["lp"].iloc[0]
-    fig.suptitle(f"{dataset} {lp}: Pearson when one factor changes", fontsize=11)
+    fig.suptitle(f"{dataset} {lp}: system-level Pearson with > others when one factor changes\n"
+                 "(n/a: the factor does not apply to that metric, for the reason given)", fontsize=11)
     save(fig, [output])
     return fig
