@@ -290,33 +290,6 @@ def panel_scale(values, step: float = 0.05) -> tuple[float, float]:
     return round(low, 10), round(high, 10)
 
 
-def _names(items: list[str]) -> str:
-    """Dataset/lp columns named compactly: "wmt14 en-cs, en-de" for one dataset's pairs."""
-    by_dataset: dict[str, list[str]] = {}
-    for item in items:
-        dataset, _, lp = item.partition(" ")
-        by_dataset.setdefault(dataset, []).append(lp)
-    return "; ".join(f"{dataset} {', '.join(lps)}" for dataset, lps in by_dataset.items())
-
-
-def left_out_note(table: pd.DataFrame, value: str, kept_metrics: list[str], kept_columns: list[str],
-                  missing: str) -> str:
-    """What a heatmap panel leaves out and why: columns (dataset lp) where no metric has a ``value``,
-    and metrics that have none on the pairs they are scored on (named with those pairs). ``missing``
-    says what such a pair lacks ("no system-level human score")."""
-    parts = []
-    columns = [c for c in dict.fromkeys(table["column"]) if c not in kept_columns]
-    if columns:
-        parts.append(f"columns left out ({missing}): {_names(columns)}")
-    by_pairs: dict[tuple[str, ...], list[str]] = {}
-    for metric, rows in table.groupby("metric", sort=False):
-        if metric not in kept_metrics:
-            by_pairs.setdefault(tuple(dict.fromkeys(rows["column"])), []).append(metric)
-    for pairs, metrics in by_pairs.items():
-        parts.append(f"rows left out: {', '.join(metrics)} (scored on {_names(list(pairs))} only: {missing} there)")
-    return "; ".join(parts)
-
-
 def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     """Seed 003's overview as two heatmaps, one above the other: system-level Pearson (with > others,
     or the official score where a pair has no judgments; the top Williams group starred) and
@@ -334,16 +307,17 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     from matplotlib import colormaps
     from matplotlib.colors import Normalize
 
+    from mtmeta.paper.overview import LEVELS, left_out_note
+
     table = table.assign(column=table["dataset"] + " " + table["lp"])
     all_columns = list(dict.fromkeys(table["column"]))
     all_metrics = list(dict.fromkeys(table["metric"]))
     scored = set(zip(table["metric"], table["column"], strict=True))
     panels = []
-    for value, title, missing in (
+    for value, title in (
             ("pearson", "System-level Pearson with > others (official score where a pair has no judgments); "
-                        "* top Williams group", "no system-level human score"),
-            ("segment_tau", "Segment-level Kendall tau (each year's WMT variant; tau_wmt14 on the evaluator set)",
-             "no segment-level judgments")):
+                        "* top Williams group"),
+            ("segment_tau", "Segment-level Kendall tau (each year's WMT variant; tau_wmt14 on the evaluator set)")):
         full = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
             index=all_metrics, columns=all_columns)
         has = full.notna()
@@ -352,7 +326,7 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
         if not metrics:  # a panel with no values at all is left out
             continue
         panels.append((value, title, metrics, columns, full.loc[metrics, columns].to_numpy(dtype=float),
-                       left_out_note(table, value, metrics, columns, missing)))
+                       left_out_note(table, metrics, columns, LEVELS[value])))
     # Laid out in inches, so that a cell is cell_w x cell_h in both panels whatever their numbers of
     # rows and columns: per panel, top to bottom, its title, its grid, its column labels and its note.
     cell_w, cell_h = 0.5, 0.3  # room for "-0.12*" at MIN_FONT + 0.5
