@@ -23,6 +23,11 @@ OVERVIEW_CMAP = "viridis"
 MIN_FONT = 6.0
 
 
+def number(value: float, digits: int) -> str:
+    """``value`` to ``digits`` decimals, without a minus sign on a value that rounds to zero ("-0.000")."""
+    return f"{0.0 if round(value, digits) == 0 else value:.{digits}f}"
+
+
 def relative_luminance(color) -> float:
     """WCAG 2 relative luminance of a matplotlib colour (0 black, 1 white)."""
     from matplotlib.colors import to_rgb
@@ -134,7 +139,7 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
             ax.annotate(str(row["system"])[:14], (row[x], row["score"]), fontsize=MIN_FONT, color="0.2",
                         xytext=LABEL_OFFSETS[0][:2], textcoords="offset points", ha=LABEL_OFFSETS[0][2],
                         va=LABEL_OFFSETS[0][3])
-        ax.set_title(f"{panel['title']}\nr = {panel['pearson']:.3f}, n = {len(table)}", fontsize=8)
+        ax.set_title(f"{panel['title']}\nr = {number(panel['pearson'], 3)}, n = {len(table)}", fontsize=8)
         ax.set_xlabel(panel.get("human_label", HUMAN_LABELS.get(x, x)), fontsize=7)
         ax.set_ylabel(metric_id, fontsize=7)
         ax.tick_params(labelsize=MIN_FONT)
@@ -221,9 +226,10 @@ def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs
             mesh = ax.pcolormesh(cell_edges(grid.columns), cell_edges(grid.index), np.ma.masked_invalid(values),
                                  cmap="viridis", shading="flat")
             best = np.unravel_index(np.nanargmax(values), grid.shape)
+            best_text = (f"best {number(values[best], 3)} at {parameters[0]} {grid.index[best[0]]:g}, "
+                         f"{parameters[1]} {grid.columns[best[1]]:g}")
             ax.plot(grid.columns[best[1]], grid.index[best[0]], marker="*", color="red", markeredgecolor="white",
-                    markeredgewidth=0.8, markersize=12, linestyle="none", clip_on=False, zorder=5,
-                    label=f"best {parameters[0]} {grid.index[best[0]]:g}, {parameters[1]} {grid.columns[best[1]]:g}")
+                    markeredgewidth=0.8, markersize=12, linestyle="none", clip_on=False, zorder=5, label=best_text)
             ax.set_xlabel(parameters[1], fontsize=7)
             ax.set_ylabel(parameters[0], fontsize=7)
             bar = fig.colorbar(mesh, ax=ax, fraction=0.046)
@@ -232,11 +238,17 @@ def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs
         else:
             ax.plot(group[parameters[0]], group["value"], marker="o", markersize=3)
             ax.set_xlabel(parameters[0], fontsize=7)
-        ax.set_title(f"{dataset} {lp}: {statistic}", fontsize=8)
+            ax.set_ylabel(statistic, fontsize=7)
+            top = group.loc[group["value"].idxmax()]
+            best_text = f"best {number(top['value'], 3)} at {parameters[0]} {top[parameters[0]]:g}"
+        # The best setting and its value in the title: the star (or the curve's peak) says where, this how much.
+        ax.set_title(f"{dataset} {lp}: {statistic}\n{best_text}", fontsize=8)
         ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(targets):]:
         ax.set_visible(False)
-    fig.suptitle(title + ("\n(star: best setting)" if len(parameters) == 2 else ""), fontsize=9)
+    shown = f"{parameters[0]} (rows) by {parameters[1]} (columns)" if len(parameters) == 2 else parameters[0]
+    fig.suptitle(f"{title}\neach panel: one target's statistic over {shown}, on all segments"
+                 + ("; star: the best setting" if len(parameters) == 2 else ""), fontsize=9)
     save(fig, outputs)
     return fig
 
@@ -367,8 +379,7 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
         for (i, j), v in np.ndenumerate(grid):
             if np.isfinite(v):
                 star = "*" if (metrics[i], columns[j]) in top else ""
-                shown = 0.0 if round(v, 2) == 0 else v  # no "-0.00"
-                ax.text(j, i, f"{shown:.2f}{star}", ha="center", va="center", fontsize=MIN_FONT + 0.5,
+                ax.text(j, i, f"{number(v, 2)}{star}", ha="center", va="center", fontsize=MIN_FONT + 0.5,
                         color=text_color_on(cmap(norm(v))))
             elif (metrics[i], columns[j]) in scored:
                 ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_FONT + 0.5,
@@ -491,7 +502,7 @@ def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[st
         interval = ""
         if len(band) == 2:
             ax.axvspan(band.min(), band.max(), color="0.88", label="the default's 95% bootstrap interval")
-            interval = f", interval {band.min():.3f} to {band.max():.3f}"
+            interval = f", interval {number(band.min(), 3)} to {number(band.max(), 3)}"
         ax.axvline(default, color="0.3", linestyle="--", linewidth=1, label="the default (study's setting)")
         labels = [f"{f}: {v}" for f, v in zip(rows["factor"], rows["variant"], strict=True)]
         drawn_rows = set()
@@ -506,7 +517,7 @@ def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[st
                 ax.text(0.01, positions[label], f"n/a: {not_applicable_reason(factor, variant)}",
                         transform=left_edge, ha="left", va="center", fontsize=7, color="0.3", style="italic")
         ax.set_yticks(range(len(variants)), variants, fontsize=8)
-        ax.set_title(f"{metric_id} (default {default:.3f}{interval})", fontsize=10)
+        ax.set_title(f"{metric_id} (default {number(default, 3)}{interval})", fontsize=10)
         ax.set_xlabel("system-level Pearson")
         ax.grid(axis="x", color="0.9")
     axes.flat[0].invert_yaxis()  # once: every panel shares this axis

@@ -238,6 +238,8 @@ def test_sweep_star_is_fully_inside_the_axes(best, tmp_path):
     (star,) = [line for line in ax.get_lines() if line.get_marker() == "*"]
     x, y = star.get_xdata()[0], star.get_ydata()[0]
     assert (y, x) == best  # rows alpha, columns gamma
+    # The title says how good the best setting is (0.5 at the best cell of sweep_table).
+    assert ax.get_title().endswith(f"\nbest 0.500 at alpha {best[0]:g}, gamma {best[1]:g}")
     renderer = drawn(fig)
     frame = ax.get_window_extent(renderer)
     px, py = ax.transData.transform((x, y))
