@@ -60,11 +60,12 @@ def cell_edges(values) -> np.ndarray:
     return np.concatenate([[v[0] - (mids[0] - v[0])], mids, [v[-1] + (v[-1] - mids[-1])]])
 
 
-def fixed_tight_layout(fig) -> None:
+def fixed_tight_layout(fig, top: float = 0.0) -> None:
     """Lay ``fig`` out once, as ``tight_layout`` does, and keep that layout. tight_layout leaves a
     placeholder layout engine behind, and with any engine savefig draws the whole figure once more
-    before drawing it to the file; with the layout final, the engine is dropped."""
-    fig.tight_layout()
+    before drawing it to the file; with the layout final, the engine is dropped. ``top``: inches kept
+    free at the top for the figure's title (tight_layout does not make room for a suptitle)."""
+    fig.tight_layout(rect=(0, 0, 1, 1 - top / fig.get_figheight()))
     fig.set_layout_engine(None)
 
 
@@ -150,8 +151,8 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
     title = f"{metric_id}: system score (y) against the human score (x): {x_axes_summary(panels, human_score)}"
     # Wrapped to the figure's width (about 15 characters per inch at 7 pt).
     lines = [title, *textwrap.wrap(signature, width=int(15 * fig.get_figwidth()))] if signature else [title]
-    fig.suptitle("\n".join(lines), fontsize=8)
-    fixed_tight_layout(fig)
+    fig.suptitle("\n".join(lines), fontsize=8, y=1 - 0.08 / fig.get_figheight(), va="top")
+    fixed_tight_layout(fig, top=len(lines) * 8 / 72)  # its 8 pt lines (tight_layout pads beyond them)
     for ax in list(axes.flat)[:len(panels)]:
         place_labels(ax)
     save(fig, outputs)
@@ -281,8 +282,8 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
         ax.tick_params(labelsize=7)
     subset = f"ours: first {n_items:,} tuples; " if n_items else ""
     fig.suptitle("Seed 001: METEOR tuning by three-way accuracy on the MT-course evaluator set "
-                 f"({subset}seed 001: all 25,568)", fontsize=9)
-    fixed_tight_layout(fig)
+                 f"({subset}seed 001: all 25,568)", fontsize=9, y=1 - 0.08 / fig.get_figheight(), va="top")
+    fixed_tight_layout(fig, top=0.1 + 9 * 1.3 / 72)
     save(fig, outputs)
     return fig
 
