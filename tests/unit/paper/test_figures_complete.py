@@ -151,3 +151,24 @@ def test_every_text_variant_has_a_reason_when_missing(metric):
     # The reasons cover every text variant a metric can have (a new one must say why it may be missing).
     for _, variant, _, _ in text_variants(metric, {}) + text_variants(metric, {"lowercase": True}):
         assert variant in NOT_APPLICABLE
+
+
+def test_figure_titles_do_not_overlap_the_panels(tmp_path):
+    from test_figures_readable import drawn
+
+    figures_ = all_figures(tmp_path)
+    # A tall scatter figure (the study's 24 pairs): a title placed at a fraction of the height sinks
+    # into the first row of panels.
+    figures_["tall scatter"] = figures.system_scatter(scatter_panels([METEOR_CS, METEOR_EN] * 12), "meteor",
+                                                      "gt_others", [])
+    for name, fig in figures_.items():
+        if fig._suptitle is None:
+            continue
+        renderer = drawn(fig)
+        title = fig._suptitle.get_window_extent(renderer)
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            boxes = [ax.get_window_extent(renderer)] + [t.get_window_extent(renderer) for t in
+                                                          (ax.title, ax._left_title) if t.get_text()]
+            assert not any(title.overlaps(box) for box in boxes), (name, ax.get_title())
