@@ -60,13 +60,20 @@ def cell_edges(values) -> np.ndarray:
     return np.concatenate([[v[0] - (mids[0] - v[0])], mids, [v[-1] + (v[-1] - mids[-1])]])
 
 
-def fixed_tight_layout(fig, top: float = 0.0) -> None:
+def fixed_tight_layout(fig) -> None:
     """Lay ``fig`` out once, as ``tight_layout`` does, and keep that layout. tight_layout leaves a
     placeholder layout engine behind, and with any engine savefig draws the whole figure once more
-    before drawing it to the file; with the layout final, the engine is dropped. ``top``: inches kept
-    free at the top for the figure's title (tight_layout does not make room for a suptitle)."""
-    fig.tight_layout(rect=(0, 0, 1, 1 - top / fig.get_figheight()))
+    before drawing it to the file; with the layout final, the engine is dropped. A figure title
+    (suptitle) must be placed first, at the top (:func:`top_title`): the layout makes room below it."""
+    fig.tight_layout()
     fig.set_layout_engine(None)
+
+
+def top_title(fig, text: str, fontsize: float):
+    """The figure's title, its top a fixed 0.08 inch below the figure's top edge. matplotlib's default
+    places it at 98% of the height, which on a tall figure (24 scatter panels) is low enough for the
+    panels' titles to run into it."""
+    return fig.suptitle(text, fontsize=fontsize, y=1 - 0.08 / fig.get_figheight(), va="top")
 
 
 def save(fig, outputs: list[str | Path]) -> None:
@@ -151,8 +158,8 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
     title = f"{metric_id}: system score (y) against the human score (x): {x_axes_summary(panels, human_score)}"
     # Wrapped to the figure's width (about 15 characters per inch at 7 pt).
     lines = [title, *textwrap.wrap(signature, width=int(15 * fig.get_figwidth()))] if signature else [title]
-    fig.suptitle("\n".join(lines), fontsize=8, y=1 - 0.08 / fig.get_figheight(), va="top")
-    fixed_tight_layout(fig, top=len(lines) * 8 / 72)  # its 8 pt lines (tight_layout pads beyond them)
+    top_title(fig, "\n".join(lines), 8)
+    fixed_tight_layout(fig)
     for ax in list(axes.flat)[:len(panels)]:
         place_labels(ax)
     save(fig, outputs)
@@ -262,7 +269,8 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
     n_items = int(alpha_table["n_items"].iloc[0]) if "n_items" in alpha_table else None
     ours_label = f"ours (first {n_items:,} tuples)" if n_items else "ours"
     left.plot(rows["alpha"], rows["reproduced"], marker="o", ms=3, label=ours_label)
-    left.plot(rows["alpha"], rows["reproduced_at_1_minus_alpha"], ls="--", color="gray", label="ours at 1 - alpha")
+    left.plot(rows["alpha"], rows["reproduced_at_1_minus_alpha"], ls="--", color="gray",
+              label="ours at 1 - alpha (the alpha axis mirrored)")
     left.plot(rows["alpha"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red", label="seed 001 (25,568)")
     baseline = alpha_table[alpha_table["row"].str.startswith("baseline")]
     ours, reported = float(baseline["reproduced"].iloc[0]), float(baseline["reported"].iloc[0])
@@ -273,17 +281,27 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
     left.legend(fontsize=6)
     rows = gamma_table[gamma_table["row"].str.startswith("gamma ")]
     alpha = rows["alpha"].iloc[0]
-    right.plot(rows["gamma"], rows["reproduced"], marker="o", ms=3, label=f"ours, alpha {alpha:.2f}")
-    right.plot(rows["gamma"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red", label="seed 001, alpha 0.87")
+    right.plot(rows["gamma"], rows["reproduced"], marker="o", ms=3, label=f"ours, alpha {alpha:.2f} (our best)")
+    seed = gamma_table[gamma_table["row"] == "seed's tuned setting"]
+    seed_alpha = f", alpha {float(seed['alpha'].iloc[0]):.2f}" if len(seed) else ""
+    right.plot(rows["gamma"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red",
+               label=f"seed 001{seed_alpha}")
+    if len(seed):
+        # The two curves are at different alphas; the seed's own setting, scored by us, compares like with like.
+        setting = f"alpha {float(seed['alpha'].iloc[0]):.2f}, gamma {float(seed['gamma'].iloc[0]):.2f}"
+        right.plot(seed["gamma"], seed["reproduced"], marker="D", ms=5, ls="none", color="tab:blue",
+                   markeredgecolor="white", label=f"ours at the seed's setting ({setting})")
+        right.plot(seed["gamma"], seed["reported"], marker="D", ms=5, ls="none", color="tab:red",
+                   markeredgecolor="white", label=f"seed 001 at its setting ({setting})")
     right.set(xlabel="gamma (beta 3)", ylabel="three-way accuracy", title="METEOR with penalty by gamma")
     right.legend(fontsize=6)
     for ax in (left, right):
         ax.title.set_fontsize(8)
         ax.tick_params(labelsize=7)
     subset = f"ours: first {n_items:,} tuples; " if n_items else ""
-    fig.suptitle("Seed 001: METEOR tuning by three-way accuracy on the MT-course evaluator set "
-                 f"({subset}seed 001: all 25,568)", fontsize=9, y=1 - 0.08 / fig.get_figheight(), va="top")
-    fixed_tight_layout(fig, top=0.1 + 9 * 1.3 / 72)
+    top_title(fig, "Seed 001: METEOR tuning by three-way accuracy on the MT-course evaluator set "
+              f"({subset}seed 001: all 25,568)", 9)
+    fixed_tight_layout(fig)
     save(fig, outputs)
     return fig
 
@@ -403,7 +421,7 @@ def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list
     for ranking, rows in table.groupby("ranking", sort=False):
         ax.plot(100 * rows["fraction"], rows["pearson"], marker="o", label=f"pairs ranked: {ranking}")
     ax.axhline(baseline, color="grey", linestyle="--", label=f"original references ({baseline:.3f})")
-    ax.set_xlabel("paraphrase pairs kept, best-ranked first (%)")
+    ax.set_xlabel("paraphrase pairs kept, from the top of the ranking (%)")
     ax.set_ylabel("Pearson r with > others")
     ax.set_title(f"Seed 002 appendix: system-level Pearson by share of the lexicon kept\n{label}", fontsize=9)
     ax.legend(fontsize=8)
