@@ -17,8 +17,9 @@ HUMAN_LABELS = {"gt_others": "human: > others", "ge_others": "human: ≥ others"
                 "official": "human: official score"}
 
 # The overview's heatmaps: a perceptually uniform, colour-blind-safe sequential map (dark low, light
-# high), each panel over its own range (panel_scale).
+# high), each panel over its own range (panel_scale), spaced by Fisher's z (correlation_norm).
 OVERVIEW_CMAP = "viridis"
+CORRELATION_LIMIT = 0.995  # the colour scale's ends stay inside +-this (Fisher's z of +-1 is infinite)
 # Smallest font (points) of any text a reader has to read; at the saved 150 dpi, 6 pt is 12.5 px.
 MIN_FONT = 6.0
 
@@ -306,19 +307,57 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
     return fig
 
 
-def panel_scale(values, step: float = 0.05) -> tuple[float, float]:
+def panel_scale(values, step: float = 0.01) -> tuple[float, float]:
     """The colour range of one heatmap panel: its smallest to its largest value, widened outwards to
-    multiples of ``step`` (so the colour bar's ends are round numbers), at least one step wide."""
+    multiples of ``step`` (the printed precision, so the colour bar's ends are values a cell can
+    print; coarser steps would waste much of a Fisher-z scale near 1: 0.99 to 0.995 alone is over a
+    tenth of z's span from 0 to 0.995), at least one step wide, and inside +-``CORRELATION_LIMIT``
+    (where z is finite)."""
     v = np.asarray(values, dtype=float)
     v = v[np.isfinite(v)]
     if not len(v):
-        return 0.0, 1.0
+        return 0.0, CORRELATION_LIMIT
     # Rounded to 9 decimals first: 0.95 / 0.05 is 18.999999999999996, whose ceil must stay 19.
     low = math.floor(round(v.min() / step, 9)) * step
     high = math.ceil(round(v.max() / step, 9)) * step
     if high - low < step:
         high = low + step
-    return round(low, 10), round(high, 10)
+    return round(max(low, -CORRELATION_LIMIT), 10), round(min(high, CORRELATION_LIMIT), 10)
+
+
+def fisher_z(r):
+    """Fisher's z = atanh(r), with r clipped to +-``CORRELATION_LIMIT`` (z of +-1 is infinite)."""
+    return np.arctanh(np.clip(np.asarray(r, dtype=float), -CORRELATION_LIMIT, CORRELATION_LIMIT))
+
+
+def correlation_norm(low: float, high: float):
+    """The colour scale of a correlation heatmap: ``low`` to ``high``, spaced by Fisher's z. On z the
+    sampling error of a correlation is about constant (1 / sqrt(n - 3) for Pearson), so a colour
+    step means about as much at 0.95 as at 0.3; near 1, where most system-level correlations lie,
+    the values spread over the map instead of sharing its last shade."""
+    from matplotlib.colors import FuncNorm
+
+    return FuncNorm((fisher_z, np.tanh), vmin=low, vmax=high)
+
+
+def colour_bar_ticks(low: float, high: float) -> list[float]:
+    """Ticks for a Fisher-z colour bar from ``low`` to ``high``: both ends, and between them round
+    values (the coarsest step of 0.2, 0.1, 0.05, 0.02, 0.01 that gives at least three, plus 0.95 and
+    0.99, where z stretches the scale) none of which crowds an end or the tick before it."""
+    span = float(fisher_z(high) - fisher_z(low))
+    gap = 0.06 * span  # in z: about 6% of the bar's length
+    for step in (0.2, 0.1, 0.05, 0.02, 0.01):
+        candidates = {round(k * step, 10) for k in range(math.ceil(low / step), math.floor(high / step) + 1)}
+        candidates |= {-0.99, -0.95, 0.95, 0.99}
+        inner, last = [], float(fisher_z(low))
+        for tick in sorted(t for t in candidates if low < t < high):
+            z = float(fisher_z(tick))
+            if z - last > gap and float(fisher_z(high)) - z > gap:
+                inner.append(tick)
+                last = z
+        if len(inner) >= 3:
+            break
+    return [low, *inner, high]
 
 
 def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
@@ -336,7 +375,6 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     ("n/a" where it is scored and has no value). Cells keep one size in both panels, whatever the
     number of metrics and columns."""
     from matplotlib import colormaps
-    from matplotlib.colors import Normalize
 
     from mtmeta.paper.overview import LEVELS, left_out_note
 
@@ -362,7 +400,7 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     # rows and columns: per panel, top to bottom, its title, its grid, its column labels and its note.
     cell_w, cell_h = 0.5, 0.3  # room for "-0.12*" at MIN_FONT + 0.5
     label_w = 0.08 * max(len(m) for m in all_metrics) + 0.5  # row labels
-    label_h = 0.075 * max(len(c) for c in all_columns) + 0.4  # column labels, at 60 degrees
+    label_h = 0.06 * max(len(c) for c in all_columns) + 0.3  # column labels, at 60 degrees
     title_h, note_line_h, bar_space = 0.35, 0.14, 1.1
     width = label_w + cell_w * max(len(p[3]) for p in panels) + bar_space
     note_lines = [textwrap.wrap(p[5], width=int(15 * width), break_on_hyphens=False, break_long_words=False)
@@ -384,7 +422,7 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     for (ax, bar_ax), (value, title, metrics, columns, grid, _), lines in zip(axes, panels, note_lines,
                                                                               strict=True):
         low, high = panel_scale(grid)
-        norm = Normalize(low, high)
+        norm = correlation_norm(low, high)
         image = ax.imshow(np.ma.masked_invalid(grid), aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
         ax.set_xticks(range(len(columns)), columns, rotation=60, ha="right", rotation_mode="anchor",
                       fontsize=MIN_FONT + 1)
@@ -404,9 +442,9 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
                 ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_FONT + 0.5,
                         color=text_color_on(cmap.get_bad()))
         ax.set_xlabel("\n".join(lines), fontsize=MIN_FONT + 1, loc="left")
-        bar = fig.colorbar(image, cax=bar_ax)
-        bar.set_label(f"{'Pearson r' if value == 'pearson' else 'tau'}: this panel's range, {low:g} to {high:g}",
-                      fontsize=MIN_FONT + 1)
+        bar = fig.colorbar(image, cax=bar_ax, ticks=colour_bar_ticks(low, high), format="{x:g}")
+        bar.set_label(f"{'Pearson r' if value == 'pearson' else 'tau'}: this panel's range, {low:g} to {high:g} "
+                      "(spaced by Fisher's z)", fontsize=MIN_FONT + 1)
         bar.ax.tick_params(labelsize=MIN_FONT + 1)
     fig.suptitle("Metric overview: every metric on every dataset and language pair (grey: not scored on that "
                  "pair; each panel has its own colour scale)", fontsize=9, y=1 - 0.12 / height, va="top")

@@ -56,10 +56,22 @@ def colour_bar_labels(fig):
 
 
 @pytest.mark.parametrize(("values", "scale"), [
-    ([0.63, 0.99], (0.6, 1.0)), ([0.70, 0.80], (0.7, 0.8)), ([-0.18, 0.95], (-0.2, 0.95)),
-    ([0.95], (0.95, 1.0)), ([0.1, np.nan, 0.2], (0.1, 0.2)), ([-0.01, 0.3], (-0.05, 0.3))])
-def test_panel_scale_spans_the_values_to_round_ends(values, scale):
+    ([0.634, 0.981], (0.63, 0.99)), ([0.70, 0.80], (0.7, 0.8)), ([-0.18, 0.95], (-0.18, 0.95)),
+    ([0.95], (0.95, 0.96)), ([0.1, np.nan, 0.2], (0.1, 0.2)), ([-0.013, 0.3], (-0.02, 0.3)),
+    ([0.2, 0.998], (0.2, 0.995)), ([-1.0, 0.5], (-0.995, 0.5))])
+def test_panel_scale_spans_the_values_to_printed_precision_inside_z_limits(values, scale):
     assert figures.panel_scale(values) == pytest.approx(scale)
+
+
+def test_correlation_scale_is_fishers_z():
+    norm = figures.correlation_norm(0.4, 0.99)
+    z = np.arctanh
+    assert norm(0.9) == pytest.approx((z(0.9) - z(0.4)) / (z(0.99) - z(0.4)))
+    # Near 1 the colours spread out: 0.90 to 0.97 is more than twice the colour step of 0.40 to 0.47.
+    assert norm(0.97) - norm(0.90) > 2 * (norm(0.47) - norm(0.40))
+    # The colour bar's ticks: both ends and round values that do not crowd them.
+    assert figures.colour_bar_ticks(-0.15, 0.995) == [-0.15, 0.2, 0.4, 0.6, 0.8, 0.95, 0.99, 0.995]
+    assert figures.colour_bar_ticks(0.1, 0.2) == [0.1, 0.12, 0.14, 0.16, 0.18, 0.2]
 
 
 def test_overview_colour_scale_spans_each_panels_values(tmp_path):
@@ -68,17 +80,18 @@ def test_overview_colour_scale_spans_each_panels_values(tmp_path):
     pearson, tau = heatmaps(fig)
     assert (pearson.get_images()[0].norm.vmin, pearson.get_images()[0].norm.vmax) == pytest.approx((0.7, 0.8))
     assert (tau.get_images()[0].norm.vmin, tau.get_images()[0].norm.vmax) == pytest.approx((0.1, 0.2))
-    # Each colour bar prints its panel's range.
+    # Each colour bar prints its panel's range and its spacing.
     labels = colour_bar_labels(fig)
-    assert any("0.7 to 0.8" in label for label in labels) and any("0.1 to 0.2" in label for label in labels)
+    assert any("0.7 to 0.8 (spaced by Fisher's z)" in label for label in labels)
+    assert any("0.1 to 0.2" in label for label in labels)
     # The lowest and the highest cell of a panel are far apart in lightness, not near-identical.
     image = pearson.get_images()[0]
     low, high = (figures.relative_luminance(image.cmap(image.norm(v))) for v in (0.70, 0.80))
     assert high - low > 0.6
     # The map is the colour-blind-safe sequential one; a narrower table gives a narrower scale.
     assert image.cmap.name.startswith(figures.OVERVIEW_CMAP)
-    other = heatmaps(figures.overview_figure(overview_table(low=0.74, high=0.76), []))[0].get_images()[0]
-    assert (other.norm.vmin, other.norm.vmax) == pytest.approx((0.7, 0.8))
+    other = heatmaps(figures.overview_figure(overview_table(low=0.744, high=0.756), []))[0].get_images()[0]
+    assert (other.norm.vmin, other.norm.vmax) == pytest.approx((0.74, 0.76))
 
 
 def overview_with_gaps():
