@@ -70,11 +70,18 @@ def fixed_tight_layout(fig) -> None:
     fig.set_layout_engine(None)
 
 
+def figure_title(fig, text: str, fontsize: float, **kwargs):
+    """The figure's title (suptitle), each of its lines wrapped to the figure's width, so that no
+    title runs off the page of a narrow figure (one panel)."""
+    lines = [part for line in text.split("\n") for part in wrapped(line, fig.get_figwidth() - 0.3, fontsize)]
+    return fig.suptitle("\n".join(lines), fontsize=fontsize, **kwargs)
+
+
 def top_title(fig, text: str, fontsize: float):
-    """The figure's title, its top a fixed 0.08 inch below the figure's top edge. matplotlib's default
-    places it at 98% of the height, which on a tall figure (24 scatter panels) is low enough for the
-    panels' titles to run into it."""
-    return fig.suptitle(text, fontsize=fontsize, y=1 - 0.08 / fig.get_figheight(), va="top")
+    """The figure's title (:func:`figure_title`), its top a fixed 0.08 inch below the figure's top
+    edge. matplotlib's default places it at 98% of the height, which on a tall figure (24 scatter
+    panels) is low enough for the panels' titles to run into it."""
+    return figure_title(fig, text, fontsize, y=1 - 0.08 / fig.get_figheight(), va="top")
 
 
 def save(fig, outputs: list[str | Path]) -> None:
@@ -157,9 +164,7 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
     signature = signature_short_form(
         s for panel in panels if "signature" in panel["table"] for s in panel["table"]["signature"])
     title = f"{metric_id}: system score (y) against the human score (x): {x_axes_summary(panels, human_score)}"
-    # Wrapped to the figure's width (about 15 characters per inch at 7 pt).
-    lines = [title, *textwrap.wrap(signature, width=int(15 * fig.get_figwidth()))] if signature else [title]
-    top_title(fig, "\n".join(lines), 8)
+    top_title(fig, f"{title}\n{signature}" if signature else title, 8)
     fixed_tight_layout(fig)
     for ax in list(axes.flat)[:len(panels)]:
         place_labels(ax)
@@ -255,9 +260,9 @@ def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs
         ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(targets):]:
         ax.set_visible(False)
-    shown = f"{parameters[0]} (rows) by {parameters[1]} (columns)" if len(parameters) == 2 else parameters[0]
-    fig.suptitle(f"{title}\neach panel: one target's statistic over {shown}, on all segments"
-                 + ("; star: the best setting" if len(parameters) == 2 else ""), fontsize=9)
+    shown = f"rows {parameters[0]}, columns {parameters[1]}" if len(parameters) == 2 else f"x: {parameters[0]}"
+    figure_title(fig, f"{title}\n{shown}; all segments" + ("; star: the best setting" if len(parameters) == 2 else ""),
+                 9)
     save(fig, outputs)
     return fig
 
@@ -305,6 +310,18 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
     fixed_tight_layout(fig)
     save(fig, outputs)
     return fig
+
+
+def wrapped(text: str, inches: float, points: float) -> list[str]:
+    """``text`` in lines that fit ``inches`` at ``points`` (an average character is taken as 0.6 of
+    the font size wide, which DejaVu Sans stays under), broken at spaces only."""
+    chars = max(8, int(inches * 72 / (0.6 * points)))
+    return textwrap.wrap(text, width=chars, break_on_hyphens=False, break_long_words=False) or [""]
+
+
+def line_height(points: float) -> float:
+    """Inches one line of text at ``points`` takes, with matplotlib's default 1.2 line spacing."""
+    return 1.2 * points / 72
 
 
 def panel_scale(values, step: float = 0.01) -> tuple[float, float]:
@@ -368,9 +385,10 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     Each panel shows the metrics and the pairs that have values in it; a note under the panel names
     the rows and columns it leaves out and why (e.g. metrics scored on the evaluator set only have no
     system-level correlation). Each panel has its own colour scale, from its smallest to its largest
-    value (:func:`panel_scale`, printed on its colour bar), on a colour-blind-safe sequential map
-    (``OVERVIEW_CMAP``): the values cluster (most system-level Pearsons between 0.6 and 1), and a
-    fixed -1..1 scale made them near-identical. Every cell prints its value in black or white,
+    value (:func:`panel_scale`, printed on its colour bar), spaced by Fisher's z
+    (:func:`correlation_norm`), on a colour-blind-safe sequential map (``OVERVIEW_CMAP``): the
+    values cluster (most system-level Pearsons between 0.6 and 1), and a fixed linear -1..1 scale
+    made them near-identical. Every cell prints its value in black or white,
     whichever contrasts more with the cell; grey cells: the metric is not scored on that pair
     ("n/a" where it is scored and has no value). Cells keep one size in both panels, whatever the
     number of metrics and columns."""
@@ -398,29 +416,38 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
                        left_out_note(table, metrics, columns, LEVELS[value])))
     # Laid out in inches, so that a cell is cell_w x cell_h in both panels whatever their numbers of
     # rows and columns: per panel, top to bottom, its title, its grid, its column labels and its note.
+    # Titles and notes are wrapped to the width they have.
     cell_w, cell_h = 0.5, 0.3  # room for "-0.12*" at MIN_FONT + 0.5
     label_w = 0.08 * max(len(m) for m in all_metrics) + 0.5  # row labels
     label_h = 0.06 * max(len(c) for c in all_columns) + 0.3  # column labels, at 60 degrees
-    title_h, note_line_h, bar_space = 0.35, 0.14, 1.1
+    # Each colour bar's label runs along the bar, wrapped to its height; the bar, its ticks and
+    # those lines take the right margin.
+    bar_labels = [wrapped(f"{'Pearson r' if p[0] == 'pearson' else 'tau'}: this panel's range, "
+                          f"{panel_scale(p[4])[0]:g} to {panel_scale(p[4])[1]:g} (spaced by Fisher's z)",
+                          cell_h * len(p[2]), MIN_FONT + 1) for p in panels]
+    bar_space = 0.12 + 0.14 + 0.45 + line_height(MIN_FONT + 1) * max(map(len, bar_labels)) + 0.1
     width = label_w + cell_w * max(len(p[3]) for p in panels) + bar_space
-    note_lines = [textwrap.wrap(p[5], width=int(15 * width), break_on_hyphens=False, break_long_words=False)
-                  for p in panels]
-    blocks = [title_h + cell_h * len(p[2]) + label_h + note_line_h * len(lines) + 0.15
-              for p, lines in zip(panels, note_lines, strict=True)]
-    suptitle_h = 0.35
+    suptitle = wrapped("Metric overview: every metric on every dataset and language pair (grey: not scored on "
+                       "that pair; each panel has its own colour scale)", width - 0.2, 9)
+    titles = [wrapped(p[1], width - label_w - 0.1, 9) for p in panels]
+    notes = [wrapped(p[5], width - label_w - 0.1, MIN_FONT + 1) for p in panels]
+    blocks = [line_height(9) * len(title) + 0.15 + cell_h * len(p[2]) + label_h
+              + line_height(MIN_FONT + 1) * len(note) + 0.15
+              for p, title, note in zip(panels, titles, notes, strict=True)]
+    suptitle_h = line_height(9) * len(suptitle) + 0.2
     height = suptitle_h + sum(blocks)
     fig = plt.figure(figsize=(width, height))
     axes, top = [], height - suptitle_h
-    for (_, _, metrics, columns, _, _), block in zip(panels, blocks, strict=True):
+    for (_, _, metrics, columns, _, _), title, block in zip(panels, titles, blocks, strict=True):
         grid_w, grid_h = cell_w * len(columns), cell_h * len(metrics)
-        bottom = top - title_h - grid_h
+        bottom = top - line_height(9) * len(title) - 0.15 - grid_h
         ax = fig.add_axes((label_w / width, bottom / height, grid_w / width, grid_h / height))
         bar_ax = fig.add_axes(((label_w + grid_w + 0.12) / width, bottom / height, 0.14 / width, grid_h / height))
         axes.append((ax, bar_ax))
         top -= block
     cmap = colormaps[OVERVIEW_CMAP].with_extremes(bad="0.72")
-    for (ax, bar_ax), (value, title, metrics, columns, grid, _), lines in zip(axes, panels, note_lines,
-                                                                              strict=True):
+    for (ax, bar_ax), (value, _, metrics, columns, grid, _), title, note, bar_label in zip(
+            axes, panels, titles, notes, bar_labels, strict=True):
         low, high = panel_scale(grid)
         norm = correlation_norm(low, high)
         image = ax.imshow(np.ma.masked_invalid(grid), aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
@@ -428,26 +455,24 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
                       fontsize=MIN_FONT + 1)
         ax.set_yticks(range(len(metrics)), metrics, fontsize=MIN_FONT + 1)
         ax.tick_params(length=2)
-        ax.set_title(title, fontsize=9, loc="left")
-        top = set()
+        ax.set_title("\n".join(title), fontsize=9, loc="left")
+        top_group = set()
         if value == "pearson" and "williams_rank" in table:
             ranked = table[table["williams_rank"] == 1]
-            top = set(zip(ranked["metric"], ranked["column"], strict=True))
+            top_group = set(zip(ranked["metric"], ranked["column"], strict=True))
         for (i, j), v in np.ndenumerate(grid):
             if np.isfinite(v):
-                star = "*" if (metrics[i], columns[j]) in top else ""
+                star = "*" if (metrics[i], columns[j]) in top_group else ""
                 ax.text(j, i, f"{number(v, 2)}{star}", ha="center", va="center", fontsize=MIN_FONT + 0.5,
                         color=text_color_on(cmap(norm(v))))
             elif (metrics[i], columns[j]) in scored:
                 ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_FONT + 0.5,
                         color=text_color_on(cmap.get_bad()))
-        ax.set_xlabel("\n".join(lines), fontsize=MIN_FONT + 1, loc="left")
+        ax.set_xlabel("\n".join(note), fontsize=MIN_FONT + 1, loc="left")
         bar = fig.colorbar(image, cax=bar_ax, ticks=colour_bar_ticks(low, high), format="{x:g}")
-        bar.set_label(f"{'Pearson r' if value == 'pearson' else 'tau'}: this panel's range, {low:g} to {high:g} "
-                      "(spaced by Fisher's z)", fontsize=MIN_FONT + 1)
+        bar.set_label("\n".join(bar_label), fontsize=MIN_FONT + 1)
         bar.ax.tick_params(labelsize=MIN_FONT + 1)
-    fig.suptitle("Metric overview: every metric on every dataset and language pair (grey: not scored on that "
-                 "pair; each panel has its own colour scale)", fontsize=9, y=1 - 0.12 / height, va="top")
+    fig.suptitle("\n".join(suptitle), fontsize=9, y=1 - 0.1 / height, va="top")
     save(fig, outputs)
     return fig
 
@@ -525,11 +550,18 @@ def softbleu_figure(table: pd.DataFrame, outputs: list[str | Path], bootstrap: p
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             legend.setdefault(label, handle)
     legend = {m: legend[m] for m in metrics if m in legend}
-    fig.legend(list(legend.values()), list(legend), loc="outside lower center", ncols=len(metrics), fontsize=8,
-               frameon=False)
+    from matplotlib.lines import Line2D
+
+    legend[f"{baseline}'s Pearson (each panel's)"] = Line2D([], [], color="0.5", linestyle="--", linewidth=0.8)
+    # One row if it fits the figure's width, else as many columns as fit (an entry: its label at 8 pt
+    # and the marker).
+    entries = [0.6 * 8 / 72 * len(label) + 0.6 for label in legend]
+    ncols = len(entries) if sum(entries) <= fig.get_figwidth() else int(fig.get_figwidth() / max(entries))
+    fig.legend(list(legend.values()), list(legend), loc="outside lower center", fontsize=8, frameon=False,
+               ncols=max(1, ncols))
     interval = f"{level} bootstrap interval (bars), " if has_intervals else ""
-    fig.suptitle(f"System-level Pearson with > others: {interval}dashed line {baseline}; "
-                 "each panel's y-axis spans its own values and does not start at 0", fontsize=9)
+    figure_title(fig, f"System-level Pearson with > others, on the pairs with pairwise judgments: {interval}dashed "
+                 f"line {baseline}\neach panel's y-axis spans its own values and does not start at 0", 9)
     save(fig, outputs)
     return fig
 
@@ -587,7 +619,7 @@ def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[st
     fig.legend(list(legend.values()), list(legend), loc="outside lower center", ncols=len(legend), fontsize=8,
                frameon=False)
     dataset, lp = table["dataset"].iloc[0], table["lp"].iloc[0]
-    fig.suptitle(f"{dataset} {lp}: system-level Pearson with > others when one factor changes\n"
-                 "(n/a: the factor does not apply to that metric, for the reason given)", fontsize=11)
+    figure_title(fig, f"{dataset} {lp}: system-level Pearson with > others when one factor changes\n"
+                 "(n/a: the factor does not apply to that metric, for the reason given)", 11)
     save(fig, [output])
     return fig

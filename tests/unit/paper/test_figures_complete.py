@@ -125,17 +125,43 @@ def all_figures(tmp_path):
     }
 
 
-def test_every_figure_has_a_title_and_no_text_below_the_minimum(tmp_path):
+def drawn_texts(fig):
+    """Every text a reader sees: tick labels of ticks inside their axis's view (matplotlib keeps, but
+    does not draw, the others), and every other visible, non-empty text."""
+    ticks = [tick for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
+             for tick in axis.get_major_ticks() + axis.get_minor_ticks()]
+    tick_labels = {id(label) for tick in ticks for label in (tick.label1, tick.label2)}
+    texts = [t for t in fig.findobj(Text) if id(t) not in tick_labels]
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            tolerance = 1e-9 * max(1.0, abs(high - low))
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if low - tolerance <= tick.get_loc() <= high + tolerance:
+                    texts += [tick.label1, tick.label2]
+    return [t for t in texts if t.get_visible() and t.get_text().strip()
+            and all(a.get_visible() for a in (t.axes,) if a is not None)]
+
+
+def test_every_figure_has_a_title_and_no_text_below_the_minimum_or_outside(tmp_path):
     from test_figures_readable import drawn
 
     for name, fig in all_figures(tmp_path).items():
-        drawn(fig)  # tick labels exist once the figure is drawn
+        renderer = drawn(fig)  # tick labels exist once the figure is drawn
+        page = fig.bbox
         suptitle = fig._suptitle.get_text() if fig._suptitle is not None else ""
         titles = [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center")]
         assert suptitle or (len(fig.axes) == 1 and titles[0] + titles[1]), name
-        for text in fig.findobj(Text):
-            if text.get_visible() and text.get_text().strip():
-                assert text.get_fontsize() >= figures.MIN_FONT, (name, text.get_text())
+        texts = drawn_texts(fig)
+        assert len(texts) > 10, name
+        for text in texts:
+            assert text.get_fontsize() >= figures.MIN_FONT, (name, text.get_text())
+            # Inside the saved page (a title wider than the figure is cut off at both ends).
+            box = text.get_window_extent(renderer)
+            assert page.x0 - 1 <= box.x0 and box.x1 <= page.x1 + 1, (name, text.get_text())
+            assert page.y0 - 1 <= box.y0 and box.y1 <= page.y1 + 1, (name, text.get_text())
 
 
 def test_share_figure_legend_names_the_rankings_and_the_baseline():
