@@ -135,16 +135,30 @@ def x_axes_summary(panels: list[dict], human_score: str) -> str:
     return main.removeprefix("human: ") + "".join(f"; {other}" for other in others)
 
 
+def reads_negated(panel: dict, x: str) -> bool:
+    """Whether the panel's ``pearson`` is that of the negated score (a lower-is-better metric, as the
+    study correlates it): the points' own Pearson is its opposite, not itself."""
+    table = panel["table"]
+    if len(table) < 3 or not np.isfinite(panel["pearson"]) or abs(panel["pearson"]) < 1e-9:
+        return False
+    own = np.corrcoef(table[x].to_numpy(dtype=float), table["score"].to_numpy(dtype=float))[0, 1]
+    return bool(np.isclose(own, -panel["pearson"], atol=1e-9))
+
+
 def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs: list[str | Path]):
     """One panel per dataset x lp: metric score (y) against human system score (x), r in the title.
 
     Each panel dict has ``title`` and ``table`` (columns ``system, score, <human_score>``, and the
     metric's ``signature`` if known) and ``pearson``; a panel's own ``human_score`` (and ``human_label``)
     replaces ``human_score`` for that panel. The figure's title names the metric, the short form of
-    its signature (:func:`signature_short_form`) and the human score on the x axes.
+    its signature (:func:`signature_short_form`) and the human score on the x axes; for a metric
+    whose lower scores are better (TER, WER) it says that r is the correlation of the negated score,
+    which is why r is positive where the points fall.
     """
     columns = min(4, len(panels))
     rows = math.ceil(len(panels) / columns)
+    lower_is_better = any(reads_negated(panel, panel.get("human_score", human_score)) for panel in panels)
+    y_label = f"{metric_id} (lower is better)" if lower_is_better else metric_id
     fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.1 * rows + 0.5), squeeze=False)
     for ax, panel in zip(axes.flat, panels, strict=False):
         table: pd.DataFrame = panel["table"]
@@ -157,13 +171,15 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
                         va=LABEL_OFFSETS[0][3])
         ax.set_title(f"{panel['title']}\nr = {number(panel['pearson'], 3)}, n = {len(table)}", fontsize=8)
         ax.set_xlabel(panel.get("human_label", HUMAN_LABELS.get(x, x)), fontsize=7)
-        ax.set_ylabel(metric_id, fontsize=7)
+        ax.set_ylabel(y_label, fontsize=7)
         ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
     signature = signature_short_form(
         s for panel in panels if "signature" in panel["table"] for s in panel["table"]["signature"])
     title = f"{metric_id}: system score (y) against the human score (x): {x_axes_summary(panels, human_score)}"
+    if lower_is_better:
+        title += f"; lower {metric_id} is better, so r is Pearson's r of -{metric_id}"
     top_title(fig, f"{title}\n{signature}" if signature else title, 8)
     fixed_tight_layout(fig)
     for ax in list(axes.flat)[:len(panels)]:

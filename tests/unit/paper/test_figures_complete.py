@@ -48,6 +48,19 @@ def test_scatter_title_names_metric_signature_and_human_score():
     assert figures.system_scatter(panels, "mine", "gt_others", [])._suptitle.get_text().startswith("mine: ")
 
 
+def test_scatter_says_when_r_is_that_of_the_negated_score():
+    # TER falls as the human score rises; the study correlates -TER, so its r is positive.
+    table = pd.DataFrame({"system": ["a", "b", "c", "d"], "score": [60.0, 55.0, 52.0, 40.0],
+                          "gt_others": [0.2, 0.4, 0.5, 0.9]})
+    r = float(np.corrcoef(table["gt_others"], -table["score"])[0, 1])
+    fig = figures.system_scatter([{"title": "wmt12 cs-en", "table": table, "pearson": r}], "ter", "gt_others", [])
+    assert "lower ter is better, so r is Pearson's r of -ter" in " ".join(fig._suptitle.get_text().split())
+    assert fig.axes[0].get_ylabel() == "ter (lower is better)"
+    # The same points read as they are (BLEU-like: r of the score itself) say nothing of the kind.
+    fig = figures.system_scatter([{"title": "wmt12 cs-en", "table": table, "pearson": -r}], "bleu", "gt_others", [])
+    assert "lower" not in fig._suptitle.get_text() and fig.axes[0].get_ylabel() == "bleu"
+
+
 def tuning_tables():
     alpha = pd.DataFrame({
         "n_items": 10000,
