@@ -416,7 +416,7 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     all_columns = list(dict.fromkeys(table["column"]))
     all_metrics = list(dict.fromkeys(table["metric"]))
     scored = set(zip(table["metric"], table["column"], strict=True))
-    panels = []
+    panels, missing_panels = [], []
     for value, title in (
             ("pearson", "System-level Pearson with > others (official score where a pair has no judgments); "
                         "* top Williams group"),
@@ -426,10 +426,16 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
         has = full.notna()
         metrics = [m for m in all_metrics if has.loc[m].any()]
         columns = [c for c in all_columns if has[c].any()]
-        if not metrics:  # a panel with no values at all is left out
+        if not metrics:  # a panel with no values at all is left out, and the title says so
+            missing_panels.append(f"no {value.replace('_', ' ')} panel: {LEVELS[value]} on any pair")
             continue
         panels.append((value, title, metrics, columns, full.loc[metrics, columns].to_numpy(dtype=float),
                        left_out_note(table, metrics, columns, LEVELS[value])))
+    if not panels:
+        fig = plt.figure(figsize=(6, 1.2))
+        figure_title(fig, "Metric overview: no values to show (" + "; ".join(missing_panels) + ")", 9)
+        save(fig, outputs)
+        return fig
     # Laid out in inches, so that a cell is cell_w x cell_h in both panels whatever their numbers of
     # rows and columns: per panel, top to bottom, its title, its grid, its column labels and its note.
     # Titles and notes are wrapped to the width they have.
@@ -444,7 +450,8 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     bar_space = 0.12 + 0.14 + 0.45 + line_height(MIN_FONT + 1) * max(map(len, bar_labels)) + 0.1
     width = label_w + cell_w * max(len(p[3]) for p in panels) + bar_space
     suptitle = wrapped("Metric overview: every metric on every dataset and language pair (grey: not scored on "
-                       "that pair; each panel has its own colour scale)", width - 0.2, 9)
+                       "that pair; each panel has its own colour scale)"
+                       + "".join(f"; {text}" for text in missing_panels), width - 0.2, 9)
     titles = [wrapped(p[1], width - label_w - 0.1, 9) for p in panels]
     notes = [wrapped(p[5], width - label_w - 0.1, MIN_FONT + 1) for p in panels]
     blocks = [line_height(9) * len(title) + 0.15 + cell_h * len(p[2]) + label_h

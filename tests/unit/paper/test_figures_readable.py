@@ -133,6 +133,17 @@ def test_overview_leaves_out_empty_rows_and_columns_and_says_why():
         assert not np.ma.getmaskarray(grid).all(axis=1).any()
 
 
+def test_overview_without_one_level_draws_the_other_and_says_so():
+    evaluator_only = overview_with_gaps().query("dataset == 'evaluator'")
+    fig = figures.overview_figure(evaluator_only, [])
+    (tau,) = heatmaps(fig)
+    assert tau.get_title(loc="left").startswith("Segment-level")
+    assert "no pearson panel: no system-level human score on any pair" in " ".join(fig._suptitle.get_text().split())
+    empty = evaluator_only.assign(segment_tau=np.nan)
+    fig = figures.overview_figure(empty, [])
+    assert not heatmaps(fig) and "no values to show" in fig._suptitle.get_text()
+
+
 def test_overview_marks_a_scored_cell_without_value_n_a():
     table = overview_with_gaps()
     table.loc[(table["metric"] == "chrf") & (table["lp"] == "en-de"), "pearson"] = np.nan
