@@ -41,7 +41,7 @@ def primary_rows(system_level: pd.DataFrame) -> pd.DataFrame:
 LEVELS = {"pearson": "no system-level human score", "segment_tau": "no segment-level judgments"}
 
 
-def _names(items: list[str]) -> str:
+def compact_pairs(items: list[str]) -> str:
     """Dataset/lp columns named compactly: "wmt14 en-cs, en-de" for one dataset's pairs."""
     by_dataset: dict[str, list[str]] = {}
     for item in items:
@@ -59,16 +59,17 @@ def left_out_note(table: pd.DataFrame, kept_metrics: list[str], kept_columns: li
     table = table.assign(column=table["dataset"] + " " + table["lp"])
     columns = [c for c in dict.fromkeys(table["column"]) if c not in kept_columns]
     if columns:
-        parts.append(f"columns left out ({missing}): {_names(columns)}")
+        parts.append(f"columns left out ({missing}): {compact_pairs(columns)}")
     by_pairs: dict[tuple[str, ...], list[str]] = {}
     for metric, rows in table.groupby("metric", sort=False):
         if metric not in kept_metrics:
             by_pairs.setdefault(tuple(dict.fromkeys(rows["column"])), []).append(metric)
     for pairs, metrics in by_pairs.items():
+        named = compact_pairs(list(pairs))
         if set(pairs) <= set(columns):
-            parts.append(f"rows left out: {', '.join(metrics)} (scored on {_names(list(pairs))} only: {missing} there)")
+            parts.append(f"rows left out: {', '.join(metrics)} (scored on {named} only: {missing} there)")
         else:
-            parts.append(f"rows left out: {', '.join(metrics)} (no value on the pairs scored: {_names(list(pairs))})")
+            parts.append(f"rows left out: {', '.join(metrics)} (no value on the pairs scored: {named})")
     return "; ".join(parts)
 
 
