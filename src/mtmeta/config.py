@@ -548,7 +548,12 @@ def load_config(paths: str | Path | list | tuple | None = None, overrides: dict 
         config = merge(config, dict(overrides))
     catalogue = catalogue_of(files)
     if catalogue is not None:
-        config = merge(_read_mapping(catalogue), config)
+        base = _read_mapping(catalogue)
+        # A source the config declares replaces the catalogue's entry of that id whole (a study's own
+        # mirror and checksums must not inherit the catalogue's).
+        own = config.get("sources", {})
+        base["sources"] = {k: v for k, v in base.get("sources", {}).items() if k not in own}
+        config = merge(base, config)
     config = validate_config(config)
     if checksums:
         _check_checksums(config)
