@@ -151,7 +151,8 @@ class NIST(Metric):
         texts += np.split(flat, ends[:-1]) if len(hyp_words) else []
         values, offsets, _ = ngrams.packed(texts, len(word_ids.vocabulary))
         weights = np.vstack([ref_weights, np.zeros((len(values) - int(offsets[n_refs]), self.order))])
-        counts, gains = corpus_stats(values, offsets, weights, np.arange(n_refs, len(texts)), ref_ptr,
+        grams = np.vstack([ids for ids, _ in ngrams.gram_ids(values, offsets, self.order)])
+        counts, gains = corpus_stats(grams, offsets, weights, np.arange(n_refs, len(texts)), ref_ptr,
                                      np.arange(n_refs), self.order)
         lengths = np.array([len(words) for words in hyp_words], dtype=float)
         return np.column_stack([counts, gains, lengths, [ref_len for _, ref_len in ref_info]]).reshape(

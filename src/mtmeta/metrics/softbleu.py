@@ -45,6 +45,7 @@ from scipy.optimize import linear_sum_assignment
 
 from mtmeta.embeddings.vectors import Vectors, load_vectors
 from mtmeta.errors import ConfigError
+from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.bleu import BLEU, bleu_rows
 from mtmeta.metrics.params import Range
@@ -109,24 +110,6 @@ def _assign_sparse(rows: list[dict[int, float]], columns: int, assignment: str) 
             total += best
             taken.add(best_j)
     return total
-
-
-def _gram_ids(values: np.ndarray, offsets: np.ndarray, orders: int) -> list[tuple[np.ndarray, int]]:
-    """For n = 1..orders: ``(ids, bound)``, where ``ids[i]`` numbers the n-gram starting at position i of
-    the packed texts (equal ids for equal n-grams, all below ``bound``; 0 where no whole n-gram of its
-    text starts), for :func:`mtmeta.metrics.soft_kernel.unmatched_ids`. An n-gram's id is the rank of
-    the pair (its first n-1 words' id, its last word)."""
-    out = [(values, int(values.max(initial=0)) + 1)]
-    ends = np.repeat(offsets[1:], np.diff(offsets))
-    positions = np.arange(len(values))
-    base = out[0][1]
-    for n in range(2, orders + 1):
-        valid = positions + n - 1 < ends
-        ids = np.zeros(len(values), dtype=np.int64)
-        keys = out[-1][0][valid] * base + values[positions[valid] + n - 1]  # below len(values) * base
-        distinct, ids[valid] = np.unique(keys, return_inverse=True)
-        out.append((ids, len(distinct)))
-    return out
 
 
 class SoftBLEU(Metric):
@@ -302,7 +285,7 @@ class SoftBLEU(Metric):
         _, hyp_text, ref_text, (values, offsets, _) = pairs
         vocabulary = self._bleu._word_ids.vocabulary  # word -> id 1, 2, ...
         neighbours = self._neighbour_ids(vectors, values, offsets, ref_text)
-        grams = _gram_ids(values, offsets, n if self.phrase else 1)
+        grams = ngrams.gram_ids(values, offsets, n if self.phrase else 1)
         hyp_starts, hyp_off, ref_starts, ref_off = soft_kernel.unmatched_ids(*grams[0], offsets, hyp_text, ref_text, 1)
         hyp_words, ref_words = values[hyp_starts], values[ref_starts]
         rows_of = self._embedding_rows(vectors, vocabulary)
