@@ -1,8 +1,9 @@
 """Long lines (the issues: "one 1 MB line makes METEOR and hLEPOR run for minutes", "TER's memory grows
 with the square of a line's length"): hLEPOR aligns them in near-linear time, TER counts edits in
 memory linear in the length and NIST in linear time, all with the same statistics; METEOR, whose
-alignment is quadratic by definition, refuses a segment past ``max_words`` with an error naming the
-segment, never truncating.
+alignment is quadratic by definition, softBLEU (a similarity matrix) and TER's sacrebleu backend refuse
+a segment past their limit with an error naming the metric, segment, side, length and limit, never
+truncating.
 
 The 1 MB lines run in a subprocess with a generous timeout: the old code took minutes on them (TER:
 a MemoryError; METEOR tens of GB), the new code needs seconds."""
@@ -15,7 +16,7 @@ import pytest
 
 from mtmeta import metrics
 from mtmeta.errors import ConfigError, MtmetaError
-from mtmeta.metrics import lepor, lepor_kernel, ter_kernel
+from mtmeta.metrics import lepor, lepor_kernel, softbleu, ter, ter_kernel
 from mtmeta.metrics import meteor as meteor_module
 from mtmeta.metrics.lepor import align
 
@@ -226,6 +227,28 @@ def test_ter_long_pairs_equal_sacrebleu():
     assert ours[1:, 0].tolist() == [4, 3]  # a few shifts (displaced blocks), not hundreds of edits
 
 
+def test_ter_sacrebleu_backend_refuses_past_its_limit():
+    assert ter.SACREBLEU_MAX_WORDS == 1000  # documented in docs/metrics.md
+    metric = metrics.get("ter", backend="sacrebleu")
+    at_limit = "a " * 1000
+    assert metric.stats([at_limit], [[at_limit]]).tolist() == [[0.0, 1000.0]]
+    with pytest.raises(MtmetaError, match=r"^ter: segment 2: the reference 2 has 1,001 words \(after tokenisation\), "
+                                          r"more than 1,000, the limit of backend=sacrebleu\. sacrebleu's TER keeps a "
+                                          r"whole row .* refused, not truncated\. Use backend=compiled"):
+        metric.stats(["a", "b"], [["a", "b"], [None, at_limit + "b"]])
+
+
+def test_ter_compiled_limit_names_the_segment(monkeypatch):
+    # 2**29 words per side keeps the kernel's 32-bit distances below its INF; lowered here to test it.
+    assert ter.COMPILED_MAX_WORDS == 2**29 and 2 * ter.COMPILED_MAX_WORDS < ter_kernel.INF + 1
+    monkeypatch.setattr(ter, "COMPILED_MAX_WORDS", 3)
+    metric = metrics.get("ter", normalized=True, tokenizer="tercom")
+    assert metric.stats(["a b c"], [["a c b"]]).tolist() == [[1.0, 3.0]]
+    with pytest.raises(MtmetaError, match=r"^ter: segment 2: the hypothesis has 4 words \(after tokenisation\), more "
+                                          r"than 3, the limit of the compiled edit counting\. Its edit distances"):
+        metric.stats(["a", "a b c d"], [["a", "b"]])
+
+
 # -- NIST: linear time ---------------------------------------------------------------------------------
 
 def test_nist_scores_a_1mb_line_within_seconds():
@@ -243,3 +266,35 @@ def test_nist_long_segment_compiled_equals_python():
     compiled = metrics.get("nist").stats([hyp, "a b"], [[ref, "a c"]])
     np.testing.assert_array_equal(compiled, metrics.get("nist", backend="python").stats([hyp, "a b"], [[ref, "a c"]]))
     assert compiled[0, 5] > 100_000 and compiled[0, 6] > 100  # unigram and bigram information matched
+
+
+# -- softBLEU: a documented limit ---------------------------------------------------------------------
+
+class Cosines:
+    """Every pair of distinct words at cosine 0.5 (a full similarity matrix)."""
+
+    digest = "stub"
+
+    def similarities(self, words_a, words_b):
+        return np.array([[1.0 if a == b else 0.5 for b in words_b] for a in words_a])
+
+
+def test_softbleu_refuses_past_max_words_naming_segment_side_length_and_limit():
+    assert softbleu.MAX_WORDS == 1000  # documented in docs/metrics.md
+    metric = metrics.get("softbleu", lang="en", vectors=Cosines(), max_words=4, backend="python")
+    assert metric.stats(["a b c d"], [["e f g h"]])[0, 6] == pytest.approx(2.0)  # at the limit: 4 x 0.5
+    with pytest.raises(MtmetaError, match=r"^softbleu: segment 2: the reference has 5 words \(after tokenisation\), "
+                                          r"more than max_words=4\. softBLEU compares every unmatched hypothesis word "
+                                          r"with every unmatched reference word.*refused, not truncated"):
+        metric.stats(["a", "a b"], [["a", "b c d e f"]])
+    with pytest.raises(MtmetaError, match=r"^softbleu: segment 1: the hypothesis has 1,001 words"):
+        metrics.get("softbleu", lang="en", vectors=Cosines()).stats(["a " * 1001], [["a"]])
+    default = metrics.get("softbleu", lang="en", vectors=Cosines(), backend="python")
+    default.stats(["a"], [["b"]])  # sacrebleu's signature needs the number of references
+    assert metric.signature() == default.signature()
+
+
+@pytest.mark.parametrize("value", [0, -1, 2.5, True])
+def test_softbleu_max_words_is_a_checked_parameter(value):
+    with pytest.raises(ConfigError, match="max_words"):
+        metrics.get("softbleu", lang="en", vectors=Cosines(), max_words=value)
