@@ -51,10 +51,10 @@ _POSSESSIVE_AT_END = re.compile(r"'s$")
 # Longest hypothesis or reference (words after tokenisation) that each backend counts. sacrebleu's
 # BeamEditDistance keeps a whole matrix row per hypothesis word (and caches 10,000 rows): memory
 # quadratic in the length, and its pure-Python shift search takes minutes at 1,000 words of
-# repetitive text. The compiled kernel's distances are 32-bit (ter_kernel.INF = 2**30): each side
-# below 2**29 words keeps every distance under it.
+# repetitive text. The compiled kernel's distances are 32-bit (ter_kernel.INF = 2**30): sides of at
+# most 2**29 - 1 words keep a pair within ter_kernel.MAX_WORDS, every distance below INF.
 SACREBLEU_MAX_WORDS = 1000
-COMPILED_MAX_WORDS = 2**29
+COMPILED_MAX_WORDS = 2**29 - 1
 
 
 def western_normalize(text: str) -> str:

@@ -26,10 +26,10 @@ kept whole (|hyp| + 1) x (|ref| + 1) matrices although the beam never leaves its
 20,000-word line, a MemoryError for a 1 MB one. Here each row keeps only its band (:func:`_bands`: the
 first and last rows whole, so about |ref| + 2 * width * |hyp| cells, 32-bit), a shift candidate
 rewrites and compares only the span its block moves over (:func:`_shift_into`), and the reference
-positions a hypothesis position can shift to are the 2 * MAX_SHIFT_DIST + 1 around it, visited in
-sacrebleu's order, instead of a scan of the whole reference. A shift round is then linear in the
-length, and there are at most MAX_SHIFT_CANDIDATES candidates in all (a 1 MB line: a few seconds and
-about 150 MB).
+start positions tried for a block at hypothesis position i are the 2 * MAX_SHIFT_DIST + 1 around i,
+visited in sacrebleu's order, instead of a scan of the whole reference. A shift round is then linear
+in the length, and a round that goes on has tried a candidate, so there are at most
+MAX_SHIFT_CANDIDATES rounds (a 1 MB line: a few seconds and about 150 MB).
 """
 
 from __future__ import annotations

@@ -240,8 +240,8 @@ def test_ter_sacrebleu_backend_refuses_past_its_limit():
 
 
 def test_ter_compiled_limit_names_the_segment(monkeypatch):
-    # 2**29 words per side keeps the kernel's 32-bit distances below its INF; lowered here to test it.
-    assert ter.COMPILED_MAX_WORDS == 2**29 and 2 * ter.COMPILED_MAX_WORDS < ter_kernel.INF + 1
+    # 2**29 - 1 words a side keeps the kernel's 32-bit distances below its INF; lowered here to test it.
+    assert ter.COMPILED_MAX_WORDS == 2**29 - 1 and 2 * ter.COMPILED_MAX_WORDS <= ter_kernel.MAX_WORDS < ter_kernel.INF
     monkeypatch.setattr(ter, "COMPILED_MAX_WORDS", 3)
     metric = metrics.get("ter", normalized=True, tokenizer="tercom")
     assert metric.stats(["a b c"], [["a c b"]]).tolist() == [[1.0, 3.0]]
