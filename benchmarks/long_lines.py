@@ -17,7 +17,7 @@ machine) and a time limit (``--timeout``).
   how time and memory grow; then the same 1 MB pair through sacrebleu (BLEU, chrF, chrF++, TER), jiwer
   (WER) and NLTK (NIST, METEOR), ratios mtmeta / tool;
 - ``real``: a 1 MB line of real text: WMT12 newstest2012 cs-en, system cu-bojar against the English
-  reference, lines joined by spaces until the reference passes 1,000,000 bytes;
+  reference, lines joined by spaces until the reference passes 1,000,000 bytes; the same tools beside;
 - ``ter-short``: TER beside sacrebleu on recipe lines short enough for sacrebleu to finish.
 """
 
@@ -202,7 +202,7 @@ def show(value: float | None, digits: int = 0, suffix: str = "") -> str:
 
 
 def ratio(a: float | None, b: float | None) -> str:
-    return "—" if a is None or not b else f"{a / b:.2f}"
+    return "—" if a is None or not b else f"{a / b:.3g}"
 
 
 def section_recipe(args, folder: Path) -> list[str]:
@@ -233,9 +233,13 @@ def section_recipe(args, folder: Path) -> list[str]:
                      f"{cell(big, 'seconds')} | {growth_s} | {show(small_mb)} | {show(big_mb)} | {growth_mb} | "
                      f"{show(big['peak_mb'])} | {outcome(big)} |")
         print(lines[-1], flush=True)
-    lines += [
-        "",
-        "The same 1 MB pair beside the tool a researcher would otherwise call (each in its own process, under "
+    return lines + [""] + beside_tools(args, full, results)
+
+
+def beside_tools(args, paths: tuple[Path, Path], results: dict) -> list[str]:
+    """The pair through each other tool, beside mtmeta's ``results`` on it."""
+    lines = [
+        "The same pair beside the tool a researcher would otherwise call (each in its own process, under "
         f"the {args.cap_gb:g} GB address-space cap and a {args.timeout:g} s limit). Ratios: mtmeta / tool (below 1: "
         "mtmeta is faster or smaller).",
         "",
@@ -244,7 +248,7 @@ def section_recipe(args, folder: Path) -> list[str]:
         "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for label, (tool, setup) in TOOLS.items():
-        theirs = measure(setup, *full, args.timeout, args.cap_gb)
+        theirs = measure(setup, *paths, args.timeout, args.cap_gb)
         mine = results[label]
         both = "score" in mine and "score" in theirs
         lines.append(f"| {label} | {tool} | {cell(mine, 'seconds')} | {cell(theirs, 'seconds')} | "
@@ -270,12 +274,13 @@ def section_real(args, folder: Path) -> list[str]:
         "| metric | limit | s | MB for the line | peak MB | result |",
         "|---|---|---:|---:|---:|---|",
     ]
+    results = {}
     for label in METRICS:
-        result = measure(ours(label), *paths, args.timeout, args.cap_gb)
+        result = results[label] = measure(ours(label), *paths, args.timeout, args.cap_gb)
         lines.append(f"| {label} | {LIMITS.get(label, 'none: linear')} | {cell(result, 'seconds')} | "
                      f"{show(for_line(result))} | {show(result['peak_mb'])} | {outcome(result)} |")
         print(lines[-1], flush=True)
-    return lines
+    return lines + [""] + beside_tools(args, paths, results)
 
 
 def section_ter_short(args, folder: Path) -> list[str]:
