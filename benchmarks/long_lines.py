@@ -60,7 +60,9 @@ TOOLS = {
     "chrf": ("sacrebleu", SACREBLEU.format("CHRF()")),
     "chrf++": ("sacrebleu", SACREBLEU.format("CHRF(word_order=2)")),
     "ter": ("sacrebleu", SACREBLEU.format("TER()")),
-    "wer": ("jiwer", "import jiwer\nscore = lambda h, r: 100 * jiwer.wer(r, h)"),
+    "wer": ("jiwer (13a tokens)", "import jiwer\nfrom mtmeta.data.tokenize import tokenizer\n"
+                                  "tok = tokenizer('13a', False)\nscore = lambda h, r: 100 * jiwer.wer(r, h)\n"
+                                  "prepare = lambda text: ' '.join(tok(text))"),
     "nist": ("NLTK corpus_nist (13a tokens)",
              "from nltk.translate.nist_score import corpus_nist\nfrom mtmeta.data.tokenize import tokenizer\n"
              "tok = tokenizer('13a', False)\nscore = lambda h, r: corpus_nist([[r]], [h], n=5)\nprepare = tok"),
@@ -81,7 +83,7 @@ prepare = None
 {setup}
 if prepare is not None:  # the tools' tokens, outside the clock
     hyp, ref = prepare(hyp), prepare(ref)
-    score("the cat sat on the mat and the dog".split(), "the cat sat on a mat and a dog".split())
+    score(prepare("the cat sat on the mat and the dog"), prepare("the cat sat on a mat and a dog"))
 else:
     score("a b", "a c")  # imports done, numba's cache loaded
 before = peak()
