@@ -78,6 +78,18 @@ class EarlyStopping:
     early_max: float = 0.5
 
 
+def _mean_of_defined(values: np.ndarray, nan_as_zero: bool) -> np.ndarray:
+    """Each draw's (row's) mean over its groups with a defined value (NaN groups as 0 with
+    ``nan_as_zero``); 0 for a draw without any, as MTME's averages give."""
+    if nan_as_zero:
+        values = np.nan_to_num(values, nan=0.0)
+    defined = ~np.isnan(values)
+    counts = defined.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(defined, values, 0.0).sum(axis=1) / counts
+    return np.where(counts > 0, means, 0.0)
+
+
 def draws_used(large: np.ndarray, stopping: EarlyStopping, only_after_large: bool = False) -> int:
     """How many draws MTME's loop performs: at each block end it stops if the running p-value is below
     ``early_min`` or above ``early_max`` (``only_after_large``: and that end's draw was large, as in
@@ -122,13 +134,7 @@ class _Evaluator:
             cells = self.groups.starts[which][:, None] + np.arange(size)
             for rows in _chunks(len(draws), len(which) * max(size, size * (size - 1) // 2)):
                 values[rows, which] = self._bucket(draws[rows][:, cells], self.groups.gold[cells], size)
-        if self.nan_as_zero:
-            values = np.nan_to_num(values, nan=0.0)
-        defined = ~np.isnan(values)
-        counts = defined.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = np.where(defined, values, 0.0).sum(axis=1) / counts
-        return np.where(counts > 0, means, 0.0)
+        return _mean_of_defined(values, self.nan_as_zero)
 
     def _bucket(self, x: np.ndarray, gold: np.ndarray, size: int) -> np.ndarray:
         """The statistic of every (draw, group) of one size: x is draws x groups x size."""
@@ -234,13 +240,7 @@ class _PearsonMoments:
         r = np.clip(r, -1.0, 1.0)
         undefined = (x_var <= 1e-12 * sizes * s2) | (g_var <= 1e-12 * sizes * gold_square) | (sizes < 2)
         r = np.where(undefined, math.nan, np.where(sizes == 2, np.round(r), r))
-        if self.nan_as_zero:
-            r = np.nan_to_num(r, nan=0.0)
-        defined = ~np.isnan(r)
-        counts = defined.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = np.where(defined, r, 0.0).sum(axis=1) / counts
-        return np.where(counts > 0, means, 0.0)
+        return _mean_of_defined(r, self.nan_as_zero)
 
     def differences(self, moments_a, moments_b) -> np.ndarray:
         """stat(a') - stat(b') for the observed scores (row 0) and every draw."""
