@@ -126,7 +126,7 @@ def study_config(mirror: Path) -> dict:
         "external_scores": {"gap": {"segment": USER_SCORES, "higher_is_better": False}},
         "paper": {"overview": {}, "softbleu": {"baseline": "bleu", "metrics": ["bleu-w2v"]}},
         "sweeps": {
-            "tiny_sweep": {
+            "tiny-sweep": {
                 "metric": "meteor-exst",
                 "grid": {"alpha": [0.0, 0.5, 1.0], "gamma": [0.0, 0.5]},
                 "fixed": {"beta": 3.0},
@@ -176,6 +176,7 @@ def study_config(mirror: Path) -> dict:
 
 
 USER_SCORES = "scores/gap.seg.tsv"  # relative to the study directory
+
 
 
 def length_gaps() -> dict[tuple[str, int], int]:
