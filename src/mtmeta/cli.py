@@ -23,9 +23,11 @@ log = logging.getLogger("mtmeta")
 
 
 def _config(args):
+    """The study's config for a command: a command that fetches nothing (sources lists them) does not
+    need every source's sha256; fetch checks each one it fetches, check-config all of them."""
     from mtmeta.config import load_config
 
-    return load_config(args.config)
+    return load_config(args.config, checksums=False)
 
 
 def _mirror(config, args):
@@ -233,6 +235,14 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
     beaten = pairs[(pairs["metric_2"] == name) & (pairs["p_one_sided"] <= level)]["metric_1"].tolist()
     lines.append(f"  Williams: significantly better than {len(beats)} ({', '.join(beats) or '-'}), worse than "
                  f"{len(beaten)} ({', '.join(beaten) or '-'})")
+    if "clusters" in tables:
+        # mt-metrics-eval's view: the metric's value and significance cluster among the built-in metrics.
+        for (statistic, level_name), group in tables["clusters"].groupby(["statistic", "level"], sort=False):
+            mine = group[group["metric"] == name]
+            if len(mine):
+                lines.append(f"  {level_name} {statistic} (mt-metrics-eval, permutation clusters): "
+                             f"{f(mine['value'].iloc[0])}, cluster {int(mine['rank'].iloc[0])} of "
+                             f"{int(group['rank'].max())} among {len(group)} metrics")
     lines += [f"  note: {note}" for note in evaluation.notes]
     return "\n".join(lines)
 

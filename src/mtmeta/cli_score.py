@@ -445,7 +445,8 @@ def cmd_score(args) -> int:
     # --config file is validated whole (a missing one is an error); the study's own file is read for
     # its ids only (check-config and CI validate it), unless -t needs its datasets.
     config_file = args.config or (str(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file() else None)
-    config = load_config(config_file) if config_file and (args.config or args.test_set or args.echo) else None
+    wanted = config_file and (args.config or args.test_set or args.echo)
+    config = load_config(config_file, checksums=False) if wanted else None
     if (args.test_set or args.echo) and config is None:
         raise ConfigError("-t and --echo read the study's datasets: give --config FILE")
     if args.echo:

@@ -482,11 +482,58 @@ def catalogue_of(files: list[Path]) -> Path | None:
     return repository if repository.is_file() else None
 
 
-def load_config(paths: str | Path | list | tuple | None = None, overrides: dict | None = None) -> dict:
+def used_sources(config: dict) -> list[str]:
+    """The catalogue sources a study fetches: its datasets' (corpus, judgments, official scores,
+    evaluator files, an mt-metrics-eval archive or what an assembled set reads), its metrics'
+    resources in every target language, its embeddings' extra corpora and pre-trained vectors,
+    Parmesan's lexicons, and the Meteor jar where a Meteor input mode is scored."""
+    used = []
+    for name, ds in config["datasets"].items():
+        if ds["kind"] == "evaluator":
+            used += [ds["data"], ds["labels"]]
+        elif ds["kind"] == "mtme":
+            used += evalset_sources(ds)
+        else:
+            judgments = ds["judgments"]
+            used += [ds["corpus"], *(judgments.values() if isinstance(judgments, dict) else [judgments])]
+            used += [ds["official_scores"]["source"]] if "official_scores" in ds else []
+        for lp in ds["language_pairs"]:
+            for metric_id in metrics_of(config, name, lp):
+                registry_name, params = metric_spec(config, metric_id)
+                if registry_name != EXTERNAL:
+                    used += metrics.required_sources(registry_name, target_language(lp), **params)
+    for spec in config.get("embeddings", {}).values():
+        used += [entry for entry in spec["corpus"] if entry != "study"]
+        used += [pretrained["source"] for pretrained in spec["pretrained"].values()]
+    used += [lexicon["source"] for lexicon in config.get("parmesan", {}).get("lexicons", {}).values()]
+    if "meteor_jar" in config["sources"] and ("sensitivity" in config.get("paper", {})
+                                              or "official_wmt12" in config.get("paper", {})):
+        used.append("meteor_jar")
+    return [source for source in dict.fromkeys(used) if source in config["sources"]]
+
+
+def _check_checksums(config: dict) -> None:
+    """Every source the study fetches has a sha256 for the origin it will come from (fetch refuses it
+    otherwise, later and one at a time): name every missing key at once."""
+    from mtmeta.data.fetch import missing_checksums, resolve_mirror
+
+    mirror = resolve_mirror(config["data_mirror"], [REPO_ROOT, Path.cwd()])
+    missing = missing_checksums(config["sources"], mirror, used_sources(config))
+    if missing:
+        where = f"the mirror {mirror}" if mirror else "upstream (no data mirror)"
+        raise ConfigError(f"{len(missing)} source(s) have no sha256 for where they would come from ({where}): "
+                          f"{', '.join(missing)}; expected a sha256 under each of these keys in the data catalogue "
+                          "(config/sources.yaml). A download without one cannot be verified and is refused: fetch "
+                          "the file once by hand, check it, and pin its sha256 there")
+
+
+def load_config(paths: str | Path | list | tuple | None = None, overrides: dict | None = None,
+                checksums: bool = True) -> dict:
     """The study's configuration, as the Snakefile and every ``mtmeta`` command read it: the config
     file(s) (default ``config/config.yaml``; several are merged in order, as ``snakemake --configfile
     A B``), each over the file it ``extends``; ``overrides`` (``snakemake --config key=value``) on top;
-    all of it over the data catalogue (:func:`catalogue_of`); then validated."""
+    all of it over the data catalogue (:func:`catalogue_of`); then validated, and (``checksums``: the
+    workflow, check-config) every source it fetches checked for a sha256 of its origin."""
     if paths is None or paths == []:
         paths = [DEFAULT_CONFIG]
     elif isinstance(paths, str | Path):
@@ -501,8 +548,16 @@ def load_config(paths: str | Path | list | tuple | None = None, overrides: dict 
         config = merge(config, dict(overrides))
     catalogue = catalogue_of(files)
     if catalogue is not None:
-        config = merge(_read_mapping(catalogue), config)
-    return validate_config(config)
+        base = _read_mapping(catalogue)
+        # A source the config declares replaces the catalogue's entry of that id whole (a study's own
+        # mirror and checksums must not inherit the catalogue's).
+        own = config.get("sources", {})
+        base["sources"] = {k: v for k, v in base.get("sources", {}).items() if k not in own}
+        config = merge(base, config)
+    config = validate_config(config)
+    if checksums:
+        _check_checksums(config)
+    return config
 
 
 def metric_spec(config: dict, metric_id: str) -> tuple[str, dict]:

@@ -15,7 +15,7 @@ from mtmeta.metaeval.external import Evaluation, evaluate_pair, segment_table, s
 from mtmeta.metrics.external import ExternalScores
 from mtmeta.metrics.spec import MetricSpec
 
-TABLES = ["system_level", "bootstrap", "segment_level", "williams", "meng", "ranks"]
+TABLES = ["system_level", "bootstrap", "segment_level", "williams", "meng", "ranks", "protocols", "clusters"]
 
 
 def signature_of(name: str, higher_is_better: bool, system_file, segment_file) -> str:
@@ -135,9 +135,17 @@ def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, sys
         comparisons_path = pair_dir / "comparisons.parquet"
         comparisons = pd.read_parquet(comparisons_path) if comparisons_path.is_file() else pd.DataFrame()
         builtins = builtin_scores(config, results, dataset, lp, against) if system_level else {}
+        # An mt-metrics-eval set's segment-level human scores and human translations (older studies'
+        # results have neither file).
+        human_segments = (pd.read_parquet(pair_dir / "human_segments.parquet")
+                          if (pair_dir / "human_segments.parquet").is_file() else None)
+        translations = (read_tsv(pair_dir / "human_translations.tsv")
+                        if (pair_dir / "human_translations.tsv").is_file() else None)
         evaluations[(dataset, lp)] = evaluate_pair(
             summary, read_tsv(pair_dir / "human_scores.tsv"), comparisons, metric, systems, segments, builtins,
-            draws=draws, seed=seed, alpha=1 - confidence, level=config["significance_level"])
+            draws=draws, seed=seed, alpha=1 - confidence, level=config["significance_level"],
+            human_segments=human_segments, human_translations=translations,
+            permutations=config["permutation"]["draws"], permutation_seed=config["permutation"]["seed"])
     return evaluations
 
 

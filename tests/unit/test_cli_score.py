@@ -178,6 +178,7 @@ def test_chrf_without_any_order_is_an_error_not_a_traceback(files):
                            "--set", "char_order=0", "--set", "word_order=0"], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("mtmeta score: error: ") and done.stderr.count("\n") == 1
+    assert "chrf: parameters char_order=0, word_order=0: expected char_order + word_order >= 1" in done.stderr
 
 
 def test_a_config_definition_of_an_id_wins_as_in_the_workflow(files, capsys):

@@ -253,3 +253,23 @@ def test_what_the_workflow_would_reject_check_config_rejects_first(raw, edit, me
     edit(config)
     with pytest.raises(ConfigError, match=message):
         validate_config(config)
+
+
+def test_every_source_the_study_fetches_needs_a_sha256_of_its_origin(tmp_path):
+    from mtmeta.config import used_sources
+
+    config = load_config()
+    used = used_sources(config)
+    assert {"wmt12_data", "wmt21_en_ru_mqm", "thesaurus_ru", "meteor_jar", "evaluator_labels"} <= set(used)
+    assert set(used) <= set(config["sources"])
+    # Without a mirror, the catalogue's upstream origins lack sha256s (unknown here): check-config names them.
+    no_mirror = _write(tmp_path / "none.yaml", f"extends: {DEFAULT_CONFIG}\ndata_mirror: none\n")
+    with pytest.raises(ConfigError, match=r"source\(s\) have no sha256 .*upstream \(no data mirror\).*"
+                                          r"sources.wmt12_data.upstream.sha256"):
+        load_config(no_mirror)
+    assert load_config(no_mirror, checksums=False)["data_mirror"] == "none"
+    # The mirror's copy must have its sha256 (a repository-files source has one per file instead).
+    raw = yaml.safe_load((DEFAULT_CONFIG.parent / "sources.yaml").read_text())
+    del raw["sources"]["wmt12_data"]["mirror"]["sha256"]
+    with pytest.raises(ConfigError, match=r"sources/wmt12_data/mirror: 'sha256' is a required property"):
+        validate_config(merge(raw, yaml.safe_load(DEFAULT_CONFIG.read_text())))

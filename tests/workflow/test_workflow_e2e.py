@@ -113,7 +113,7 @@ def test_every_target_exists(study):
 def test_sweep_rescoring_equals_scoring_from_scratch(study):
     from mtmeta import metrics
 
-    table = read(study / "results/sweeps/tiny-sweep.tsv")
+    table = read(study / "results/sweeps/tiny_sweep.tsv")
     assert len(table) == 6 * 2 * 3  # settings x targets x splits (all, A, B)
     accuracy = table[(table.dataset == "evaltiny") & (table.split == "all")]
     # Tuple 1: hyp1 is the reference; tuple 2: identical hypotheses (label 0); tuple 3: hyp2 is.
@@ -127,7 +127,7 @@ def test_sweep_rescoring_equals_scoring_from_scratch(study):
         row = table[(table.dataset == "tiny") & (table.split == "all") & (table.alpha == alpha)
                     & (table.gamma == gamma)].iloc[0]
         assert row["value"] == pytest.approx(stats.pearsonr(scores, [gt[s] for s in names]).statistic, abs=1e-12)
-    best = read(study / "results/sweeps/tiny-sweep.best.tsv")
+    best = read(study / "results/sweeps/tiny_sweep.best.tsv")
     assert set(best["statistic"]) == {"three_way_accuracy", "pearson_gt_others"}
 
 

@@ -53,9 +53,14 @@ class Evaluation:
 
 def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame, metric: ExternalScores,
                   systems: pd.DataFrame, segments: pd.DataFrame | None, builtins: dict[str, tuple[pd.DataFrame, bool]],
-                  draws: int = 1000, seed: int = 12345, alpha: float = 0.05, level: float = 0.05) -> Evaluation:
+                  draws: int = 1000, seed: int = 12345, alpha: float = 0.05, level: float = 0.05,
+                  human_segments: pd.DataFrame | None = None, human_translations: pd.DataFrame | None = None,
+                  permutations: int = 1000, permutation_seed: int = 12345) -> Evaluation:
     """The meta-evaluation of ``metric`` (its ``systems`` table, and its ``segments`` table if the user
-    gave segment scores) beside ``builtins`` (metric id -> (system table, higher is better))."""
+    gave segment scores) beside ``builtins`` (metric id -> (system table, higher is better)): the
+    study's tables, and mt-metrics-eval's protocols (``protocols``; an MQM set's segment-level human
+    scores and human translations in ``human_segments``, ``human_translations``) with significance
+    clusters by its permutation tests (``clusters``) among the built-in metrics."""
     result = Evaluation()
     name = metric.metric_id
     if name in builtins:
@@ -91,7 +96,37 @@ def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame,
     meng.insert(0, "lp", summary["lp"])
     meng.insert(0, "dataset", summary["dataset"])
     result.tables["meng"] = meng.rename(columns={"variant": "metric"})
+    _protocols(result, summary, human, metric, systems, segments, tables, directions, draws, seed, level,
+               human_segments, human_translations, permutations, permutation_seed)
     return result
+
+
+def _protocols(result: Evaluation, summary: dict, human: pd.DataFrame, metric: ExternalScores,
+               systems: pd.DataFrame, segments: pd.DataFrame | None, tables: dict[str, pd.DataFrame],
+               directions: dict[str, bool], draws: int, seed: int, level: float,
+               human_segments: pd.DataFrame | None, human_translations: pd.DataFrame | None, permutations: int,
+               permutation_seed: int) -> None:
+    """mt-metrics-eval's protocols of the user's metric and its clusters among the built-in metrics
+    (system level; the segment-level clusters need the built-in metrics' segment scores, which
+    evaluate does not read)."""
+    from mtmeta.metaeval.clusters import PairMetrics, oriented, pair_clusters
+    from mtmeta.metaeval.protocols import PairScores, protocol_rows
+
+    empty = pd.DataFrame(columns=["system"])
+    human_segments = empty if human_segments is None else human_segments
+    human_translations = empty if human_translations is None else human_translations
+    names = summary["human_scores"] if summary.get("kind") == "mtme" else [primary_human_score(human)]
+    if segments is not None:
+        result.tables["protocols"] = protocol_rows(
+            metric.metric_id, metric, PairScores(summary, human, human_translations, human_segments, segments, systems),
+            names, draws=draws, seed=seed)
+    else:
+        result.notes.append("no segment scores: mt-metrics-eval's protocols are not computed (their system scores "
+                            "include the mean of segment scores, and their intervals resample segments)")
+    oriented_systems, _ = oriented(tables, {}, directions)
+    clusters = pair_clusters(PairMetrics(summary, human, human_segments, oriented_systems, {}), names[0],
+                             k=permutations, seed=permutation_seed, level=level)
+    result.tables["clusters"] = clusters
 
 
 def _evaluator_pair(result: Evaluation, summary: dict, comparisons: pd.DataFrame, metric: ExternalScores,

@@ -66,7 +66,7 @@ def protocol_rows(metric_id: str, metric: Metric, pair: PairScores, human_scores
     seg = pair.segments.pivot(index="system", columns="seg_id", values="score") * sign
     stats = {system: rows.sort_values("seg_id")[stat_columns(pair.segments)].to_numpy()
              for system, rows in pair.segments.groupby("system")}
-    rows = []
+    rows, cache = [], _Draws(metric, sign, seg, stats, draws, seed)
     for name in human_scores:
         translations = (pair.human_translations.dropna(subset=[name]) if name in pair.human_translations
                         else pair.human_translations.iloc[0:0].assign(**{name: []}))
@@ -91,8 +91,8 @@ def protocol_rows(metric_id: str, metric: Metric, pair: PairScores, human_scores
                         is_human=np.zeros(len(systems), bool), include_human=True)
                     row.update(value=value, n_systems=used)
                     if not with_human and statistic in INTERVAL_STATISTICS:
-                        row.update(_system_interval(statistic, aggregation, systems, gold, scores, segment_gold, seg,
-                                                    stats, metric, sign, draws, seed, alpha))
+                        row.update(_system_interval(statistic, aggregation, systems, gold, scores, segment_gold, cache,
+                                                    alpha))
                     rows.append(row)
             if segment_gold is not None and not missing:
                 rows.append({**base, "human_score": name, "level": "system", "statistic": "soft_accuracy",
@@ -107,22 +107,45 @@ def _signature(systems: pd.DataFrame) -> str:
     return str(systems["signature"].iloc[0]) if "signature" in systems and len(systems) else ""
 
 
-def _system_interval(statistic, aggregation, systems, gold, scores, segment_gold, seg, stats, metric, sign,
-                     draws, seed, alpha) -> dict:
+class _Draws:
+    """One pair's bootstrap draws, each computed once: the plan per (systems, method), and the metric's
+    re-aggregated system scores per (systems, aggregation) (the costly part: a corpus statistic per
+    system per draw), shared by every statistic and human score that resamples the same systems."""
+
+    def __init__(self, metric: Metric, sign: float, seg: pd.DataFrame, stats: dict, draws: int, seed: int):
+        self.metric, self.sign, self.seg, self.stats, self.draws, self.seed = metric, sign, seg, stats, draws, seed
+        self._plans: dict = {}
+        self._metric: dict = {}
+
+    def plan(self, systems: list[str], method: str):
+        key = (tuple(systems), method)
+        if key not in self._plans:
+            self._plans[key] = two_level_bootstrap.resampling_plan(len(systems), self.seg.shape[1], method, self.draws,
+                                                                   self.seed)
+        return self._plans[key]
+
+    def metric_draws(self, systems: list[str], aggregation: str) -> np.ndarray:
+        key = (tuple(systems), aggregation)
+        if key not in self._metric:
+            counts = self.plan(systems, "both").segment_counts
+            if aggregation == "segment_mean":
+                self._metric[key] = two_level_bootstrap.system_means(self.seg.loc[systems].to_numpy(dtype=float),
+                                                                     counts)
+            else:
+                weighted = self.metric.corpus_scores_weighted
+                self._metric[key] = np.column_stack([self.sign * weighted(self.stats[s], counts) for s in systems])
+        return self._metric[key]
+
+
+def _system_interval(statistic, aggregation, systems, gold, scores, segment_gold, cache: _Draws, alpha) -> dict:
     """The two-level bootstrap interval: systems and segments resampled where the human scores are
     means of segment scores (both sides re-aggregated), systems only otherwise."""
     both = segment_gold is not None
-    n_segments = seg.shape[1]
-    plan = two_level_bootstrap.resampling_plan(len(systems), n_segments, "both" if both else "systems", draws, seed)
+    plan = cache.plan(systems, "both" if both else "systems")
     if both:
         gold_draws = two_level_bootstrap.system_means(segment_gold.loc[systems].to_numpy(dtype=float),
                                                       plan.segment_counts)
-        if aggregation == "segment_mean":
-            metric_draws = two_level_bootstrap.system_means(seg.loc[systems].to_numpy(dtype=float),
-                                                            plan.segment_counts)
-        else:
-            metric_draws = np.column_stack([sign * metric.corpus_scores_weighted(stats[s], plan.segment_counts)
-                                            for s in systems])
+        metric_draws = cache.metric_draws(systems, aggregation)
     else:
         gold_draws = gold.loc[systems].to_numpy(dtype=float)
         metric_draws = scores.loc[systems].to_numpy(dtype=float)

@@ -27,10 +27,14 @@ from mtmeta.data.tokenize import shared
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
-from mtmeta.metrics.params import Range
+from mtmeta.metrics.params import Range, Rule, check_rules
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
+# tokenized=true is the whitespace split (sacrebleu's "none"): another tokeniser would contradict it.
+TOKENIZED_RULE = Rule(("tokenized", "tokenize"),
+                      lambda tokenized, tokenize: not tokenized or tokenize in (None, "none"),
+                      "tokenize unset or 'none' with tokenized=true (already tokenised text is split at whitespace)")
 
 
 class BLEU(SacrebleuMetric):
@@ -40,6 +44,7 @@ class BLEU(SacrebleuMetric):
         "tokenize": Range(choices=tuple(sacrebleu_bleu._TOKENIZERS)),
         "smooth_method": Range(choices=tuple(sacrebleu_bleu.BLEU.SMOOTH_DEFAULTS)),
         "smooth_value": Range(low=0), "max_ngram_order": Range(low=1)}
+    PARAM_RULES: ClassVar[tuple] = (TOKENIZED_RULE,)
 
     def __init__(
         self,
@@ -55,9 +60,8 @@ class BLEU(SacrebleuMetric):
     ):
         if backend not in BACKENDS:
             raise ConfigError(f"bleu: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+        check_rules(type(self), {"tokenized": tokenized, "tokenize": tokenize}, self.name)
         if tokenized:
-            if tokenize not in (None, "none"):
-                raise ConfigError(f"bleu: tokenized=true means tokenize=none, not {tokenize!r}")
             tokenize = "none"
         common = dict(
             lowercase=lowercase,

@@ -20,7 +20,7 @@ import sacrebleu
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
-from mtmeta.metrics.params import Range
+from mtmeta.metrics.params import Range, Rule, check_rules
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
@@ -30,6 +30,11 @@ class CHRF(SacrebleuMetric):
     name = "chrf"
     label = "chrF"
     PARAM_RANGES: ClassVar[dict] = {"char_order": Range(low=0), "word_order": Range(low=0), "beta": Range(low=0)}
+    # Without a single n-gram order there is nothing to count (and no F-score to average).
+    PARAM_RULES: ClassVar[tuple] = (
+        Rule(("char_order", "word_order"), lambda char, word: char + word >= 1,
+             "char_order + word_order >= 1 (chrF counts character n-grams up to char_order and word n-grams up "
+             "to word_order: with both 0 there is nothing to count)"),)
 
     def __init__(
         self,
@@ -44,6 +49,7 @@ class CHRF(SacrebleuMetric):
     ):
         if backend not in BACKENDS:
             raise ConfigError(f"{self.name}: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+        check_rules(type(self), {"char_order": char_order, "word_order": word_order}, self.name)
         self.lang = lang
         self.backend = backend
         self._orders = char_order + word_order

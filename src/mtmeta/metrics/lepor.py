@@ -44,6 +44,7 @@ from mtmeta.data.tokenize import tokenizer
 from mtmeta.errors import ConfigError, MtmetaError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
+from mtmeta.metrics.limits import check_lengths
 from mtmeta.metrics.params import Range
 
 BACKENDS = ("compiled", "python")
@@ -129,16 +130,15 @@ class HLEPOR(Metric):
             raise ValueError(f"{self.name} is defined for one reference per segment, got {len(references)} streams")
         if self.backend == "compiled":
             return self._compiled_stats(hypotheses, references[0])
+        hyps = [self._tokenizer(hyp) for hyp in hypotheses]
+        refs = [self._tokenizer(ref or "") for ref in references[0]]
+        check_lengths(self.name, [len(h) for h in hyps], [[len(r) for r in refs]], PYTHON_MAX_WORDS,
+                      f"{PYTHON_MAX_WORDS:,}, the limit of backend=python",
+                      "Its alignment compares every hypothesis word with every reference word, so its time grows "
+                      "with the square of the length",
+                      "Use backend=compiled (the default: near-linear, the same statistics)")
         out = np.zeros((len(hypotheses), 4))
-        for row, (hyp, ref) in enumerate(zip(hypotheses, references[0], strict=True)):
-            h, r = self._tokenizer(hyp), self._tokenizer(ref or "")
-            for side, words in (("hypothesis", h), ("reference", r)):
-                if len(words) > PYTHON_MAX_WORDS:
-                    raise MtmetaError(
-                        f"{self.name}: segment {row + 1}: the {side} has {len(words):,} words (after tokenisation), "
-                        f"more than {PYTHON_MAX_WORDS:,}, the limit of backend=python, whose alignment is "
-                        f"quadratic in the length; use backend=compiled (the default, near-linear, the same "
-                        f"statistics) for long segments (docs/metrics.md, 'Long segments')")
+        for row, (h, r) in enumerate(zip(hyps, refs, strict=True)):
             links = align(h, r, self.window)
             npd = sum(abs((i + 1) / len(h) - (j + 1) / len(r)) for i, j in links) / len(h) if links else 0.0
             out[row] = (len(h), len(r), len(links), npd)

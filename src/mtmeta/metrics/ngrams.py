@@ -110,6 +110,24 @@ def packed(texts: Sequence[np.ndarray], alphabet: int) -> tuple[np.ndarray, np.n
     return values, _offsets([text.size for text in texts]), alphabet
 
 
+def gram_ids(values: np.ndarray, offsets: np.ndarray, orders: int) -> list[tuple[np.ndarray, int]]:
+    """For n = 1..orders: ``(ids, bound)``, where ``ids[i]`` numbers the n-gram starting at position i of
+    the packed texts (equal ids for equal n-grams, all below ``bound``; 0 where no whole n-gram of its
+    text starts), for softBLEU's unmatched n-grams and NIST's matches. An n-gram's id is the rank of the
+    pair (its first n-1 words' id, its last word): time O(L log L) and memory linear in the texts' length L."""
+    out = [(values, int(values.max(initial=0)) + 1)]
+    ends = np.repeat(offsets[1:], np.diff(offsets))
+    positions = np.arange(len(values))
+    base = out[0][1]
+    for n in range(2, orders + 1):
+        valid = positions + n - 1 < ends
+        ids = np.zeros(len(values), dtype=np.int64)
+        keys = out[-1][0][valid] * base + values[positions[valid] + n - 1]  # below len(values) * base
+        distinct, ids[valid] = np.unique(keys, return_inverse=True)
+        out.append((ids, len(distinct)))
+    return out
+
+
 def matches(symbols: tuple[np.ndarray, np.ndarray, int], hyp_text: np.ndarray, ref_text: np.ndarray,
             order: int) -> np.ndarray | None:
     """``out[p, n - 1]``: the n-grams (n = 1..order) that text ``hyp_text[p]`` shares with text

@@ -16,6 +16,11 @@ statistics give mteval's average reference length, and a metric object that did 
 them can score them, e.g. for bootstrap resampling). The weights are fitted on the references
 passed to :meth:`NIST.stats` (the whole test set, shared by all its systems).
 
+A segment whose references have no words (after tokenisation) is an error naming it: mteval-v13a
+computes every segment's NIST, and its length penalty divides by the reference length, so the
+script stops there ("Illegal division by zero"), whatever the hypothesis. An empty hypothesis
+against a real reference scores 0, as in mteval (ratio 0, penalty 0).
+
 Tokenisation is sacrebleu's 13a (mteval-v13a's own). mteval lowercases by default and is
 case-sensitive with ``-c``; this metric is case-sensitive by default like sacrebleu's BLEU
 (``lowercase=True`` gives mteval's default). The published mteval-v13a values for NLTK's
@@ -33,7 +38,7 @@ import numpy as np
 
 from mtmeta import __version__
 from mtmeta.data.tokenize import tokenizer
-from mtmeta.errors import ConfigError
+from mtmeta.errors import ConfigError, MtmetaError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.params import Range
@@ -77,6 +82,9 @@ class NIST(Metric):
         per_segment = [
             [self._tokenizer(ref) for ref in refs if ref is not None] for refs in zip(*references, strict=True)
         ]
+        for k, refs in enumerate(per_segment):
+            if not any(refs):
+                raise self._empty_reference(k + 1, len(references))
         counts: Counter = Counter()
         total_words = 0
         for refs in per_segment:
@@ -102,6 +110,17 @@ class NIST(Metric):
         self._fitted = (key, info, ref_info)
         self._reference_words = per_segment
         return info, ref_info
+
+    def _empty_reference(self, segment: int, streams: int) -> MtmetaError:
+        """mteval-v13a scores every segment (also without -d 2) with the length penalty of hypothesis
+        words over the average reference length, a Perl division that stops the script ("Illegal
+        division by zero") when a segment's references have no words, whatever its hypothesis. NIST is
+        undefined there, so the segment is an error, as in mteval, rather than a nan or an invented 0."""
+        side = "reference is empty" if streams == 1 else "references are all empty"
+        return MtmetaError(f"nist: segment {segment}: the {side} (no words after tokenisation), so NIST's length "
+                           f"penalty (hypothesis words over average reference words) is undefined; mteval-v13a stops "
+                           f"on such a segment ('Illegal division by zero'). Give the segment a reference or leave "
+                           f"it out of the test set")
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         check_references(hypotheses, references)
@@ -151,7 +170,8 @@ class NIST(Metric):
         texts += np.split(flat, ends[:-1]) if len(hyp_words) else []
         values, offsets, _ = ngrams.packed(texts, len(word_ids.vocabulary))
         weights = np.vstack([ref_weights, np.zeros((len(values) - int(offsets[n_refs]), self.order))])
-        counts, gains = corpus_stats(values, offsets, weights, np.arange(n_refs, len(texts)), ref_ptr,
+        grams = np.vstack([ids for ids, _ in ngrams.gram_ids(values, offsets, self.order)])
+        counts, gains = corpus_stats(grams, offsets, weights, np.arange(n_refs, len(texts)), ref_ptr,
                                      np.arange(n_refs), self.order)
         lengths = np.array([len(words) for words in hyp_words], dtype=float)
         return np.column_stack([counts, gains, lengths, [ref_len for _, ref_len in ref_info]]).reshape(
@@ -163,8 +183,12 @@ class NIST(Metric):
         hyp_ngrams = stats[:, : self.order]
         info = stats[:, self.order : 2 * self.order]
         gain = (info / np.maximum(hyp_ngrams, 1)).sum(axis=1)
-        ratio = stats[:, -2] / stats[:, -1]
-        with np.errstate(divide="ignore", invalid="ignore"):
+        if (stats[:, -1] <= 0).any():  # stats() refuses such segments (_empty_reference)
+            row = int(np.flatnonzero(stats[:, -1] <= 0)[0])
+            raise MtmetaError(f"nist: statistics row {row + 1} has an average reference length of "
+                              f"{stats[row, -1]:g}; NIST's length penalty divides by it (mteval-v13a stops there)")
+        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) where the hypothesis is empty: BP 0
+            ratio = stats[:, -2] / stats[:, -1]
             bp = np.where(ratio >= 1, 1.0, np.where(ratio <= 0, 0.0, np.exp(BETA * np.log(ratio) ** 2)))
         return gain * bp
 

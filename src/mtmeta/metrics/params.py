@@ -1,10 +1,12 @@
 """Typed, range-checked metric parameters.
 
 A metric's parameters are its constructor's keyword arguments: their annotations give the types
-(``bool``, ``int``, ``float``, ``str``, ``Sequence[str]``, ``Sequence[float]``, optionally ``| None``)
-and the class's ``PARAM_RANGES`` the allowed values. :func:`check_params` checks a parameter dict
-against them before the metric is built (the CLI's ``--set``, config's ``metric_settings``), so a
-typo or an out-of-range value is an error naming the parameter instead of a silently odd score.
+(``bool``, ``int``, ``float``, ``str``, ``Sequence[str]``, ``Sequence[float]``, optionally ``| None``),
+the class's ``PARAM_RANGES`` the allowed values of each, and its ``PARAM_RULES`` conditions on several
+together (:class:`Rule`: chrF needs ``char_order + word_order >= 1``). :func:`check_params` checks a
+parameter dict against them before the metric is built (the CLI's ``--set``, config's
+``metric_settings``), so a typo, an out-of-range value or an impossible combination is an error naming
+the parameters instead of a silently odd score or a traceback from deep inside the metric.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mtmeta.errors import ConfigError
@@ -42,6 +45,33 @@ class Range:
         low = None if self.low is None else f"{'>' if self.low_open else '>='} {self.low:g}"
         high = None if self.high is None else f"<= {self.high:g}"
         return " and ".join(part for part in (low, high) if part) or "any number"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A condition on several parameters together, on their values after defaults: ``holds(*values)``
+    of ``params`` in order; ``expected`` states it for the error message."""
+
+    params: tuple[str, ...]
+    holds: Callable[..., bool]
+    expected: str
+
+    def problem(self, values: dict, given: dict | None = None) -> str | None:
+        """None if the rule holds for ``values``, else what is wrong (naming each parameter, and which
+        of them were not in ``given`` and so have their defaults)."""
+        if self.holds(*(values[name] for name in self.params)):
+            return None
+        shown = ", ".join(f"{name}={values[name]!r}" + ("" if given is None or name in given else " (default)")
+                          for name in self.params)
+        return f"parameters {shown}: expected {self.expected}"
+
+
+def check_rules(cls, values: dict, label: str) -> None:
+    """A metric's constructor's own check of its ``PARAM_RULES`` (for a metric built directly)."""
+    for rule in declared_rules(cls):
+        problem = rule.problem(values)
+        if problem:
+            raise ConfigError(f"{label}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -85,6 +115,11 @@ def declared_params(cls) -> dict[str, Param]:
     return found
 
 
+def declared_rules(cls) -> list[Rule]:
+    """The class's ``PARAM_RULES`` and its bases'."""
+    return [rule for klass in reversed(cls.__mro__) for rule in vars(klass).get("PARAM_RULES", ())]
+
+
 def check_params(cls, params: dict, where: str | None = None) -> dict:
     """``params`` with each value checked (and 1/0 read as a boolean where one is expected); a
     ``ConfigError`` names the parameter (prefixed by ``where``), what was given and what is allowed."""
@@ -97,6 +132,11 @@ def check_params(cls, params: dict, where: str | None = None) -> dict:
             raise ConfigError(f"{label}: unknown parameter {key!r}{did_you_mean(key, names)} "
                               f"(parameters: {', '.join(sorted(names))})")
         checked[key] = _check_value(declared[key], value, label)
+    values = {name: param.default for name, param in declared.items()} | checked
+    for rule in declared_rules(cls):
+        problem = rule.problem(values, checked)
+        if problem:
+            raise ConfigError(f"{label}: {problem}")
     return checked
 
 

@@ -22,6 +22,13 @@ Soft credit, after all exact clipped matches (order n = 1, and n > 1 with ``phra
 - Similarities at or below ``floor`` (default 0) earn nothing: negative ones never subtract.
   A word outside the embedding vocabulary has similarity 0.
 
+Long segments (``max_words``, default :data:`MAX_WORDS`): the similarity method compares every
+unmatched hypothesis word with every unmatched reference word (a matrix of their product; the optimal
+assignment takes time cubic in it), and the phrase method every pair of n-grams, so a hypothesis or
+reference longer than ``max_words`` words (BLEU's tokens) is an error naming the segment, never
+truncated (docs/metrics.md, 'Long segments'). It is not in the signature: it decides whether a score
+exists, never its value.
+
 The vectors come from the workflow's ``train_embeddings`` (``results/embeddings/<model>/<lang>/``)
 or any word2vec file (``vectors=PATH``); their sha256 enters the signature.
 
@@ -45,14 +52,20 @@ from scipy.optimize import linear_sum_assignment
 
 from mtmeta.embeddings.vectors import Vectors, load_vectors
 from mtmeta.errors import ConfigError
+from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
-from mtmeta.metrics.bleu import BLEU, bleu_rows
-from mtmeta.metrics.params import Range
+from mtmeta.metrics.bleu import BLEU, TOKENIZED_RULE, bleu_rows
+from mtmeta.metrics.limits import check_lengths
+from mtmeta.metrics.params import Range, check_rules
 
 METHODS = ("similarity", "generation")
 NEIGHBOURS_FILE = "neighbours.cache.json.gz"  # beside the vectors
 ASSIGNMENTS = ("greedy", "optimal")
 BACKENDS = ("compiled", "python")  # python: the per-segment code below, the reference; the same statistics
+# Longest hypothesis or reference (BLEU's tokens) that softBLEU scores: its similarity matrix is
+# quadratic in the length (8 MB at 1,000 x 1,000 words), the optimal assignment cubic. Six times the
+# longest WMT12-14 segment (171 tokens), as METEOR's limit.
+MAX_WORDS = 1000
 
 
 def _unmatched(hyp: list[tuple], ref: list[tuple]) -> tuple[list[tuple], list[tuple]]:
@@ -111,35 +124,19 @@ def _assign_sparse(rows: list[dict[int, float]], columns: int, assignment: str) 
     return total
 
 
-def _gram_ids(values: np.ndarray, offsets: np.ndarray, orders: int) -> list[tuple[np.ndarray, int]]:
-    """For n = 1..orders: ``(ids, bound)``, where ``ids[i]`` numbers the n-gram starting at position i of
-    the packed texts (equal ids for equal n-grams, all below ``bound``; 0 where no whole n-gram of its
-    text starts), for :func:`mtmeta.metrics.soft_kernel.unmatched_ids`. An n-gram's id is the rank of
-    the pair (its first n-1 words' id, its last word)."""
-    out = [(values, int(values.max(initial=0)) + 1)]
-    ends = np.repeat(offsets[1:], np.diff(offsets))
-    positions = np.arange(len(values))
-    base = out[0][1]
-    for n in range(2, orders + 1):
-        valid = positions + n - 1 < ends
-        ids = np.zeros(len(values), dtype=np.int64)
-        keys = out[-1][0][valid] * base + values[positions[valid] + n - 1]  # below len(values) * base
-        distinct, ids[valid] = np.unique(keys, return_inverse=True)
-        out.append((ids, len(distinct)))
-    return out
-
-
 class SoftBLEU(Metric):
     name = "softbleu"
     PARAM_RANGES: ClassVar[dict] = {"k": Range(low=1), "floor": Range(0, 1), "max_ngram_order": Range(low=1),
-                                    "smooth_value": Range(low=0)}
+                                    "smooth_value": Range(low=0), "max_words": Range(low=1)}
+    PARAM_RULES: ClassVar[tuple] = (TOKENIZED_RULE,)  # its BLEU's
 
     def __init__(self, lang: str | None = None, embeddings: str = "study-w2v", method: str = "similarity",
                  assignment: str = "greedy", floor: float = 0.0, k: int = 3, phrase: bool = False,
                  vectors: str | Vectors | None = None, binary: bool = True,
                  embeddings_root: str = "results/embeddings", tokenize: str | None = None, tokenized: bool = False,
                  lowercase: bool = False, smooth_method: str = "exp", smooth_value: float | None = None,
-                 max_ngram_order: int = 4, backend: str = "compiled"):
+                 max_ngram_order: int = 4, backend: str = "compiled", max_words: int = MAX_WORDS):
+        check_rules(type(self), {"tokenized": tokenized, "tokenize": tokenize}, self.name)
         if method not in METHODS:
             raise ConfigError(f"softbleu: unknown method {method!r}; known: {', '.join(METHODS)}")
         if assignment not in ASSIGNMENTS:
@@ -165,6 +162,9 @@ class SoftBLEU(Metric):
             self.vectors_path = None
         self.binary = binary
         self.backend = backend
+        if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
+            raise ConfigError(f"softbleu: max_words must be a whole number >= 1, got {max_words!r}")
+        self.max_words = max_words  # not in the signature: it decides whether a score exists, never its value
 
     @staticmethod
     def vectors_file(root: str, embeddings: str, lang: str | None) -> Path:
@@ -252,6 +252,12 @@ class SoftBLEU(Metric):
             base = self._bleu._packed_stats(hypotheses, references, pairs)
         else:
             base = self._bleu.stats(hypotheses, references)  # sacrebleu's rows: lengths, correct, total
+        # BLEU's rows start with the hypothesis and (one) reference length: check them before the credit
+        check_lengths(self.name, base[:, 0].astype(np.int64), [base[:, 1].astype(np.int64)], self.max_words,
+                      f"max_words={self.max_words:,}",
+                      "softBLEU compares every unmatched hypothesis word with every unmatched reference word, so "
+                      "its time and memory grow with the square of the length",
+                      "Split the line into sentences, or raise max_words")
         n = self.order
         out = np.zeros((len(hypotheses), 2 + 3 * n))
         out[:, :2] = base[:, :2]
@@ -302,7 +308,7 @@ class SoftBLEU(Metric):
         _, hyp_text, ref_text, (values, offsets, _) = pairs
         vocabulary = self._bleu._word_ids.vocabulary  # word -> id 1, 2, ...
         neighbours = self._neighbour_ids(vectors, values, offsets, ref_text)
-        grams = _gram_ids(values, offsets, n if self.phrase else 1)
+        grams = ngrams.gram_ids(values, offsets, n if self.phrase else 1)
         hyp_starts, hyp_off, ref_starts, ref_off = soft_kernel.unmatched_ids(*grams[0], offsets, hyp_text, ref_text, 1)
         hyp_words, ref_words = values[hyp_starts], values[ref_starts]
         rows_of = self._embedding_rows(vectors, vocabulary)

@@ -15,11 +15,18 @@ Text goes through sacrebleu's own Tercom tokeniser; the edit counting (shift sea
 distance, the costly part) runs in :mod:`mtmeta.metrics.ter_kernel`, a compiled port of sacrebleu's
 algorithm that gives the same edit count on every segment (checked on real data). ``backend="sacrebleu"``
 counts with sacrebleu itself.
+
+Long segments: the compiled counting keeps only the beam's band of each row of the edit-distance
+matrices, so its memory is linear in a segment's length (a 1 MB line: about 150 MB, in seconds);
+it refuses a side of more than :data:`COMPILED_MAX_WORDS` words (its cells are 32-bit). sacrebleu's
+own counting (``backend="sacrebleu"``) keeps whole rows, memory quadratic in the length, and is
+refused past :data:`SACREBLEU_MAX_WORDS` words (docs/metrics.md, 'Long segments').
 """
 
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 import numpy as np
 import sacrebleu
@@ -33,12 +40,21 @@ from mtmeta.data.tokenize import context_rules, spaced, unescape_entities
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo, check_references
+from mtmeta.metrics.limits import check_lengths
+from mtmeta.metrics.params import Rule, check_rules
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
 TOKENIZERS = ("sacrebleu", "tercom")
 _ASCII_SPACE = re.compile(r"[ \t\n\x0b\f\r]+")  # Java's \s
 _POSSESSIVE_AT_END = re.compile(r"'s$")
+# Longest hypothesis or reference (words after tokenisation) that each backend counts. sacrebleu's
+# BeamEditDistance keeps a whole matrix row per hypothesis word (and caches 10,000 rows): memory
+# quadratic in the length, and its pure-Python shift search takes minutes at 1,000 words of
+# repetitive text. The compiled kernel's distances are 32-bit (ter_kernel.INF = 2**30): sides of at
+# most 2**29 - 1 words keep a pair within ter_kernel.MAX_WORDS, every distance below INF.
+SACREBLEU_MAX_WORDS = 1000
+COMPILED_MAX_WORDS = 2**29 - 1
 
 
 def western_normalize(text: str) -> str:
@@ -75,6 +91,10 @@ class TER(SacrebleuMetric):
     label = "TER"
     higher_is_better = False
     stat_dtype = np.float64
+    PARAM_RULES: ClassVar[tuple] = (
+        Rule(("tokenizer", "asian_support"), lambda tokenizer, asian: not (tokenizer == "tercom" and asian),
+             "asian_support false with tokenizer 'tercom' (tercom 0.7.25 has no Asian support; use tokenizer "
+             "'sacrebleu' for asian_support)"),)
 
     def __init__(
         self,
@@ -90,9 +110,7 @@ class TER(SacrebleuMetric):
             raise ConfigError(f"ter: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
         if tokenizer not in TOKENIZERS:
             raise ConfigError(f"ter: unknown tokenizer {tokenizer!r}; known: {', '.join(TOKENIZERS)}")
-        if tokenizer == "tercom" and asian_support:
-            raise ConfigError("ter: tokenizer 'tercom' (tercom 0.7.25) has no Asian support; "
-                              "use tokenizer 'sacrebleu' for asian_support")
+        check_rules(type(self), {"tokenizer": tokenizer, "asian_support": asian_support}, self.name)
         self.lang = lang
         self.backend = backend
         self.tokenizer = tokenizer
@@ -123,8 +141,23 @@ class TER(SacrebleuMetric):
         edits, ref_length = (float(value) for value in row)
         return {"num_edits": int(edits), "ref_length": ref_length}
 
+    def _check_lengths(self, hypotheses, references, limit: int, limit_text: str, why: str, remedy: str) -> None:
+        """Stop, naming the segment, at a hypothesis or reference of more than ``limit`` tokens."""
+        check_references(hypotheses, references)
+
+        def length(text: str | None) -> int | None:
+            return None if text is None else len(self._split(self.preprocess(text)))
+
+        check_lengths(self.name, [length(hyp) for hyp in hypotheses],
+                      [[length(ref) for ref in stream] for stream in references], limit, limit_text, why, remedy)
+
     def stats(self, hypotheses, references) -> np.ndarray:
         if self.backend == "sacrebleu":
+            self._check_lengths(hypotheses, references, SACREBLEU_MAX_WORDS,
+                                f"{SACREBLEU_MAX_WORDS:,}, the limit of backend=sacrebleu",
+                                "sacrebleu's TER keeps a whole row of the edit-distance matrix per hypothesis word, "
+                                "so its memory grows with the square of the length",
+                                "Use backend=compiled (the default: the same statistics, memory linear in the length)")
             if self.tokenizer == "tercom":
                 return self._sacrebleu_counts_tercom_tokens(hypotheses, references)
             return super().stats(hypotheses, references)
@@ -133,6 +166,10 @@ class TER(SacrebleuMetric):
         texts, hyp_text, ref_text, owner = self._text_pairs(hypotheses, references)
         words = self._words.many(texts, lambda new: self._word_ids.many([self._split(text) for text in new]))
         lengths = np.array([len(w) for w in words], dtype=np.int64)
+        if lengths.max(initial=0) > COMPILED_MAX_WORDS:
+            self._check_lengths(hypotheses, references, COMPILED_MAX_WORDS,
+                                f"{COMPILED_MAX_WORDS:,}, the limit of the compiled edit counting",
+                                "Its edit distances are 32-bit numbers", "Split the line into sentences")
 
         def flat(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             offsets = np.zeros(len(numbers) + 1, dtype=np.int64)

@@ -23,6 +23,8 @@ from mtmeta.data.tokenize import tokenizer
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references, text_pairs
 
+NUMBER_WORDS_ABOVE = 2**20  # |hyp| x |ref| past which WER numbers the words first (WER.errors)
+
 
 def _rate(errors, ref_len) -> np.ndarray:
     """Errors per 100 reference words; an empty reference gives 0 or 100."""
@@ -53,6 +55,7 @@ class _ErrorRate(Metric):
         self.lowercase = lowercase
         self._tokenizer = tokenizer(tokenize, lowercase)
         self.num_refs: int | None = None
+        self._numbers = ngrams.Numbering()  # word -> number, kept across calls (see WER.errors)
 
     @property
     def stat_names(self) -> list[str]:
@@ -101,7 +104,14 @@ class WER(_ErrorRate):
     label = "WER"
 
     def errors(self, hyp: list[str], ref: list[str]) -> int:
-        return Levenshtein.distance(hyp, ref)
+        if len(hyp) * len(ref) <= NUMBER_WORDS_ABOVE:
+            return Levenshtein.distance(hyp, ref)
+        # rapidfuzz compares hashable elements; on a long pair, numbers instead of strings give the same
+        # distance (the numbering is one-to-one) in a third of the time (a 1 MB line of WMT12 English:
+        # 43 s -> 14 s). On short segments numbering would cost more than it saves (0.07 -> 0.5 s for
+        # WMT12 en-cs's 39,039 pairs).
+        number = self._numbers.__getitem__
+        return Levenshtein.distance(list(map(number, hyp)), list(map(number, ref)))
 
 
 class PER(_ErrorRate):

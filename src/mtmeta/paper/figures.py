@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -17,12 +18,17 @@ from mtmeta.io import atomic_path  # noqa: E402
 HUMAN_LABELS = {"gt_others": "human: > others", "ge_others": "human: ≥ others", "expected_wins": "human: expected wins",
                 "official": "human: official score"}
 
-# Every correlation heatmap uses this fixed scale, so a colour means the same value in every panel
-# and every figure (a diverging map: red negative, white 0, blue positive).
-CORRELATION_RANGE = (-1.0, 1.0)
-CORRELATION_CMAP = "RdBu"
+# The overview's heatmaps: a perceptually uniform, colour-blind-safe sequential map (dark low, light
+# high), each panel over its own range (panel_scale), spaced by Fisher's z (correlation_norm).
+OVERVIEW_CMAP = "viridis"
+CORRELATION_LIMIT = 0.995  # the colour scale's ends stay inside +-this (Fisher's z of +-1 is infinite)
 # Smallest font (points) of any text a reader has to read; at the saved 150 dpi, 6 pt is 12.5 px.
 MIN_FONT = 6.0
+
+
+def number(value: float, digits: int) -> str:
+    """``value`` to ``digits`` decimals, without a minus sign on a value that rounds to zero ("-0.000")."""
+    return f"{0.0 if round(value, digits) == 0 else value:.{digits}f}"
 
 
 def relative_luminance(color) -> float:
@@ -60,9 +66,24 @@ def cell_edges(values) -> np.ndarray:
 def fixed_tight_layout(fig) -> None:
     """Lay ``fig`` out once, as ``tight_layout`` does, and keep that layout. tight_layout leaves a
     placeholder layout engine behind, and with any engine savefig draws the whole figure once more
-    before drawing it to the file; with the layout final, the engine is dropped."""
+    before drawing it to the file; with the layout final, the engine is dropped. A figure title
+    (suptitle) must be placed first, at the top (:func:`top_title`): the layout makes room below it."""
     fig.tight_layout()
     fig.set_layout_engine(None)
+
+
+def figure_title(fig, text: str, fontsize: float, **kwargs):
+    """The figure's title (suptitle), each of its lines wrapped to the figure's width, so that no
+    title runs off the page of a narrow figure (one panel)."""
+    lines = [part for line in text.split("\n") for part in wrapped(line, fig.get_figwidth() - 0.3, fontsize)]
+    return fig.suptitle("\n".join(lines), fontsize=fontsize, **kwargs)
+
+
+def top_title(fig, text: str, fontsize: float):
+    """The figure's title (:func:`figure_title`), its top a fixed 0.08 inch below the figure's top
+    edge. matplotlib's default places it at 98% of the height, which on a tall figure (24 scatter
+    panels) is low enough for the panels' titles to run into it."""
+    return figure_title(fig, text, fontsize, y=1 - 0.08 / fig.get_figheight(), va="top")
 
 
 def save(fig, outputs: list[str | Path]) -> None:
@@ -78,15 +99,70 @@ def save(fig, outputs: list[str | Path]) -> None:
     plt.close(fig)
 
 
+# Signature fields that name a software version: the same in every panel of a run, and no help to a
+# reader telling metrics apart, so a figure's title leaves them out.
+VERSION_FIELDS = ("sacrebleu", "mtmeta", "version")
+
+
+def signature_short_form(signatures) -> str:
+    """One line for a figure title from the signatures of its panels: the metric's name and the fields
+    that every panel shares (without software versions), then the keys of the fields that differ
+    between panels (e.g. METEOR's per-language parameters), as "per pair: lang, mods". Empty
+    signatures are skipped; none at all gives ""."""
+    parsed = []
+    for signature in dict.fromkeys(str(s) for s in signatures if isinstance(s, str) and s):
+        name, *fields = signature.split("|")
+        parsed.append((name, [tuple(f.split(":", 1)) if ":" in f else (f, "") for f in fields]))
+    if not parsed:
+        return ""
+    names = list(dict.fromkeys(name for name, _ in parsed))
+    keys = list(dict.fromkeys(k for _, fields in parsed for k, _ in fields if k not in VERSION_FIELDS))
+    values = [dict(fields) for _, fields in parsed]
+    common = [k for k in keys if all(k in v for v in values) and len({v[k] for v in values}) == 1]
+    varying = [k for k in keys if k not in common]
+    text = "|".join(["/".join(names), *(f"{k}:{values[0][k]}" if values[0][k] else k for k in common)])
+    return text + (f" (per pair: {', '.join(varying)})" if varying else "")
+
+
+def x_axes_summary(panels: list[dict], human_score: str) -> str:
+    """What the scatter panels' x axes show, for the title: the default human score, and any other
+    with the number of panels that use it ("> others; official (TrueSkill) on 5 panels")."""
+    labels = [panel.get("human_label", HUMAN_LABELS.get(panel.get("human_score", human_score),
+                                                        panel.get("human_score", human_score)))
+              for panel in panels]
+    default = HUMAN_LABELS.get(human_score, human_score)
+    counts = {label: labels.count(label) for label in dict.fromkeys(labels)}
+    main = default if default in counts else max(counts, key=counts.get)
+    others = [f"{label.removeprefix('human: ')} on {n} panel{'s' * (n > 1)}"
+              for label, n in counts.items() if label != main]
+    return main.removeprefix("human: ") + "".join(f"; {other}" for other in others)
+
+
+def reads_negated(panel: dict, x: str) -> bool:
+    """Whether the panel's ``pearson`` is that of the negated score (a lower-is-better metric, as the
+    study correlates it): the points' own Pearson is its opposite, not itself."""
+    table = panel["table"]
+    if len(table) < 3 or not np.isfinite(panel["pearson"]) or abs(panel["pearson"]) < 1e-9:
+        return False
+    own = np.corrcoef(table[x].to_numpy(dtype=float), table["score"].to_numpy(dtype=float))[0, 1]
+    return bool(np.isclose(own, -panel["pearson"], atol=1e-9))
+
+
 def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs: list[str | Path]):
     """One panel per dataset x lp: metric score (y) against human system score (x), r in the title.
 
-    Each panel dict has ``title`` and ``table`` (columns ``system, score, <human_score>``) and ``pearson``;
-    a panel's own ``human_score`` (and ``human_label``) replaces ``human_score`` for that panel.
+    Each panel dict has ``title`` and ``table`` (columns ``system, score, <human_score>``, and the
+    metric's ``signature`` if known) and ``pearson``; a panel's own ``human_score`` (and ``human_label``)
+    replaces ``human_score`` for that panel. The figure's title names the metric, the short form of
+    its signature (:func:`signature_short_form`) and the human score on the x axes; for a metric
+    whose lower scores are better (TER, WER) it says that r is the correlation of the negated score,
+    which is why r is positive where the points fall.
     """
     columns = min(4, len(panels))
     rows = math.ceil(len(panels) / columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.1 * rows), squeeze=False)
+    lower_is_better = any(reads_negated(panel, panel.get("human_score", human_score)) for panel in panels)
+    y_label = f"{metric_id} (lower is better)" if lower_is_better else metric_id
+    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.1 * rows + 0.5), squeeze=False)
     for ax, panel in zip(axes.flat, panels, strict=False):
         table: pd.DataFrame = panel["table"]
         x = panel.get("human_score", human_score)
@@ -96,12 +172,18 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
             ax.annotate(str(row["system"])[:14], (row[x], row["score"]), fontsize=MIN_FONT, color="0.2",
                         xytext=LABEL_OFFSETS[0][:2], textcoords="offset points", ha=LABEL_OFFSETS[0][2],
                         va=LABEL_OFFSETS[0][3])
-        ax.set_title(f"{panel['title']}\nr = {panel['pearson']:.3f}, n = {len(table)}", fontsize=8)
+        ax.set_title(f"{panel['title']}\nr = {number(panel['pearson'], 3)}, n = {len(table)}", fontsize=8)
         ax.set_xlabel(panel.get("human_label", HUMAN_LABELS.get(x, x)), fontsize=7)
-        ax.set_ylabel(metric_id, fontsize=7)
+        ax.set_ylabel(y_label, fontsize=7)
         ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
+    signature = signature_short_form(
+        s for panel in panels if "signature" in panel["table"] for s in panel["table"]["signature"])
+    title = f"{metric_id}: system score (y) against the human score (x): {x_axes_summary(panels, human_score)}"
+    if lower_is_better:
+        title += f"; lower {metric_id} is better, so r is Pearson's r of -{metric_id}"
+    top_title(fig, f"{title}\n{signature}" if signature else title, 8)
     fixed_tight_layout(fig)
     for ax in list(axes.flat)[:len(panels)]:
         place_labels(ax)
@@ -177,9 +259,10 @@ def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs
             mesh = ax.pcolormesh(cell_edges(grid.columns), cell_edges(grid.index), np.ma.masked_invalid(values),
                                  cmap="viridis", shading="flat")
             best = np.unravel_index(np.nanargmax(values), grid.shape)
+            best_text = (f"best {number(values[best], 3)} at {parameters[0]} {grid.index[best[0]]:g}, "
+                         f"{parameters[1]} {grid.columns[best[1]]:g}")
             ax.plot(grid.columns[best[1]], grid.index[best[0]], marker="*", color="red", markeredgecolor="white",
-                    markeredgewidth=0.8, markersize=12, linestyle="none", clip_on=False, zorder=5,
-                    label=f"best {parameters[0]} {grid.index[best[0]]:g}, {parameters[1]} {grid.columns[best[1]]:g}")
+                    markeredgewidth=0.8, markersize=12, linestyle="none", clip_on=False, zorder=5, label=best_text)
             ax.set_xlabel(parameters[1], fontsize=7)
             ax.set_ylabel(parameters[0], fontsize=7)
             bar = fig.colorbar(mesh, ax=ax, fraction=0.046)
@@ -188,39 +271,129 @@ def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs
         else:
             ax.plot(group[parameters[0]], group["value"], marker="o", markersize=3)
             ax.set_xlabel(parameters[0], fontsize=7)
-        ax.set_title(f"{dataset} {lp}: {statistic}", fontsize=8)
+            ax.set_ylabel(statistic, fontsize=7)
+            top = group.loc[group["value"].idxmax()]
+            best_text = f"best {number(top['value'], 3)} at {parameters[0]} {top[parameters[0]]:g}"
+        # The best setting and its value in the title: the star (or the curve's peak) says where, this how much.
+        ax.set_title(f"{dataset} {lp}: {statistic}\n{best_text}", fontsize=8)
         ax.tick_params(labelsize=MIN_FONT)
     for ax in list(axes.flat)[len(targets):]:
         ax.set_visible(False)
-    fig.suptitle(title + ("\n(star: best setting)" if len(parameters) == 2 else ""), fontsize=9)
+    shown = f"rows {parameters[0]}, columns {parameters[1]}" if len(parameters) == 2 else f"x: {parameters[0]}"
+    figure_title(fig, f"{title}\n{shown}; all segments" + ("; star: the best setting" if len(parameters) == 2 else ""),
+                 9)
     save(fig, outputs)
     return fig
 
 
 def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, outputs: list[str | Path]):
-    """Seed 001's two sweeps: ours (and ours read with alpha mirrored) beside the reported accuracies."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+    """Seed 001's two sweeps: ours (and ours read with alpha mirrored) beside the reported accuracies;
+    the word-match baseline (ours and the seed's) as horizontal lines, named in the legend."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.8))
     rows = alpha_table[alpha_table["row"].str.startswith("alpha ")]
-    left.plot(rows["alpha"], rows["reproduced"], marker="o", ms=3, label="ours (first 10,000 tuples)")
-    left.plot(rows["alpha"], rows["reproduced_at_1_minus_alpha"], ls="--", color="gray", label="ours at 1 - alpha")
+    n_items = int(alpha_table["n_items"].iloc[0]) if "n_items" in alpha_table else None
+    ours_label = f"ours (first {n_items:,} tuples)" if n_items else "ours"
+    left.plot(rows["alpha"], rows["reproduced"], marker="o", ms=3, label=ours_label)
+    left.plot(rows["alpha"], rows["reproduced_at_1_minus_alpha"], ls="--", color="gray",
+              label="ours at 1 - alpha (the alpha axis mirrored)")
     left.plot(rows["alpha"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red", label="seed 001 (25,568)")
     baseline = alpha_table[alpha_table["row"].str.startswith("baseline")]
-    left.axhline(float(baseline["reproduced"].iloc[0]), color="tab:blue", lw=0.8, alpha=0.5)
-    left.axhline(float(baseline["reported"].iloc[0]), color="tab:red", lw=0.8, alpha=0.5)
-    left.set(xlabel="alpha", ylabel="three-way accuracy", title="METEOR-basic by alpha (lines: word-match baseline)")
+    ours, reported = float(baseline["reproduced"].iloc[0]), float(baseline["reported"].iloc[0])
+    left.axhline(ours, color="tab:blue", lw=0.8, alpha=0.5, label=f"word-match baseline, ours ({ours:.3f})")
+    left.axhline(reported, color="tab:red", lw=0.8, alpha=0.5,
+                 label=f"word-match baseline, seed 001 ({reported:.3f})")
+    left.set(xlabel="alpha", ylabel="three-way accuracy", title="METEOR-basic by alpha")
     left.legend(fontsize=6)
     rows = gamma_table[gamma_table["row"].str.startswith("gamma ")]
     alpha = rows["alpha"].iloc[0]
-    right.plot(rows["gamma"], rows["reproduced"], marker="o", ms=3, label=f"ours, alpha {alpha:.2f}")
-    right.plot(rows["gamma"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red", label="seed 001, alpha 0.87")
+    right.plot(rows["gamma"], rows["reproduced"], marker="o", ms=3, label=f"ours, alpha {alpha:.2f} (our best)")
+    seed = gamma_table[gamma_table["row"] == "seed's tuned setting"]
+    seed_alpha = f", alpha {float(seed['alpha'].iloc[0]):.2f}" if len(seed) else ""
+    right.plot(rows["gamma"], rows["reported"], marker="s", ms=3, ls=":", color="tab:red",
+               label=f"seed 001{seed_alpha}")
+    if len(seed):
+        # The two curves are at different alphas; the seed's own setting, scored by us, compares like with like.
+        setting = f"alpha {float(seed['alpha'].iloc[0]):.2f}, gamma {float(seed['gamma'].iloc[0]):.2f}"
+        right.plot(seed["gamma"], seed["reproduced"], marker="D", ms=5, ls="none", color="tab:blue",
+                   markeredgecolor="white", label=f"ours at the seed's setting ({setting})")
+        right.plot(seed["gamma"], seed["reported"], marker="D", ms=5, ls="none", color="tab:red",
+                   markeredgecolor="white", label=f"seed 001 at its setting ({setting})")
     right.set(xlabel="gamma (beta 3)", ylabel="three-way accuracy", title="METEOR with penalty by gamma")
     right.legend(fontsize=6)
     for ax in (left, right):
         ax.title.set_fontsize(8)
         ax.tick_params(labelsize=7)
+    subset = f"ours: first {n_items:,} tuples; " if n_items else ""
+    top_title(fig, "Seed 001: METEOR tuning by three-way accuracy on the MT-course evaluator set "
+              f"({subset}seed 001: all 25,568)", 9)
     fixed_tight_layout(fig)
     save(fig, outputs)
     return fig
+
+
+def wrapped(text: str, inches: float, points: float) -> list[str]:
+    """``text`` in lines that fit ``inches`` at ``points`` (an average character is taken as 0.6 of
+    the font size wide, which DejaVu Sans stays under), broken at spaces only."""
+    chars = max(8, int(inches * 72 / (0.6 * points)))
+    return textwrap.wrap(text, width=chars, break_on_hyphens=False, break_long_words=False) or [""]
+
+
+def line_height(points: float) -> float:
+    """Inches one line of text at ``points`` takes, with matplotlib's default 1.2 line spacing."""
+    return 1.2 * points / 72
+
+
+def panel_scale(values, step: float = 0.01) -> tuple[float, float]:
+    """The colour range of one heatmap panel: its smallest to its largest value, widened outwards to
+    multiples of ``step`` (the printed precision, so the colour bar's ends are values a cell can
+    print; coarser steps would waste much of a Fisher-z scale near 1: 0.99 to 0.995 alone is over a
+    tenth of z's span from 0 to 0.995), at least one step wide, and inside +-``CORRELATION_LIMIT``
+    (where z is finite)."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        return 0.0, CORRELATION_LIMIT
+    # Rounded to 9 decimals first: 0.95 / 0.05 is 18.999999999999996, whose ceil must stay 19.
+    low = math.floor(round(v.min() / step, 9)) * step
+    high = math.ceil(round(v.max() / step, 9)) * step
+    if high - low < step:
+        high = low + step
+    return round(max(low, -CORRELATION_LIMIT), 10), round(min(high, CORRELATION_LIMIT), 10)
+
+
+def fisher_z(r):
+    """Fisher's z = atanh(r), with r clipped to +-``CORRELATION_LIMIT`` (z of +-1 is infinite)."""
+    return np.arctanh(np.clip(np.asarray(r, dtype=float), -CORRELATION_LIMIT, CORRELATION_LIMIT))
+
+
+def correlation_norm(low: float, high: float):
+    """The colour scale of a correlation heatmap: ``low`` to ``high``, spaced by Fisher's z. On z the
+    sampling error of a correlation is about constant (1 / sqrt(n - 3) for Pearson), so a colour
+    step means about as much at 0.95 as at 0.3; near 1, where most system-level correlations lie,
+    the values spread over the map instead of sharing its last shade."""
+    from matplotlib.colors import FuncNorm
+
+    return FuncNorm((fisher_z, np.tanh), vmin=low, vmax=high)
+
+
+def colour_bar_ticks(low: float, high: float) -> list[float]:
+    """Ticks for a Fisher-z colour bar from ``low`` to ``high``: both ends, and between them round
+    values (the coarsest step of 0.2, 0.1, 0.05, 0.02, 0.01 that gives at least three, plus 0.95 and
+    0.99, where z stretches the scale) none of which crowds an end or the tick before it."""
+    span = float(fisher_z(high) - fisher_z(low))
+    gap = 0.06 * span  # in z: about 6% of the bar's length
+    for step in (0.2, 0.1, 0.05, 0.02, 0.01):
+        candidates = {round(k * step, 10) for k in range(math.ceil(low / step), math.floor(high / step) + 1)}
+        candidates |= {-0.99, -0.95, 0.95, 0.99}
+        inner, last = [], float(fisher_z(low))
+        for tick in sorted(t for t in candidates if low < t < high):
+            z = float(fisher_z(tick))
+            if z - last > gap and float(fisher_z(high)) - z > gap:
+                inner.append(tick)
+                last = z
+        if len(inner) >= 3:
+            break
+    return [low, *inner, high]
 
 
 def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
@@ -228,63 +401,118 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     or the official score where a pair has no judgments; the top Williams group starred) and
     segment-level tau, metrics by dataset and language pair.
 
-    Both share one fixed colour scale (``CORRELATION_RANGE``, stated on the colour bar), so a colour
-    means the same correlation in both panels and in every run; every cell prints its value in black
-    or white, whichever contrasts more with the cell; grey cells have no value. The figure grows
-    with the number of metrics and columns, so cells and their text keep one size."""
+    Each panel shows the metrics and the pairs that have values in it; a note under the panel names
+    the rows and columns it leaves out and why (e.g. metrics scored on the evaluator set only have no
+    system-level correlation). Each panel has its own colour scale, from its smallest to its largest
+    value (:func:`panel_scale`, printed on its colour bar), spaced by Fisher's z
+    (:func:`correlation_norm`), on a colour-blind-safe sequential map (``OVERVIEW_CMAP``): the
+    values cluster (most system-level Pearsons between 0.6 and 1), and a fixed linear -1..1 scale
+    made them near-identical. Every cell prints its value in black or white,
+    whichever contrasts more with the cell; grey cells: the metric is not scored on that pair
+    ("n/a" where it is scored and has no value). Cells keep one size in both panels, whatever the
+    number of metrics and columns."""
     from matplotlib import colormaps
-    from matplotlib.colors import Normalize
+
+    from mtmeta.paper.overview import LEVELS, left_out_note
 
     table = table.assign(column=table["dataset"] + " " + table["lp"])
-    columns = list(dict.fromkeys(table["column"]))
-    metrics = list(dict.fromkeys(table["metric"]))
-    cell_w, cell_h = 0.5, 0.3  # inches per cell: room for "-0.12*" at MIN_FONT + 0.5
-    label_w = 0.08 * max(len(m) for m in metrics) + 0.5
-    label_h = 0.075 * max(len(c) for c in columns) + 0.4
-    panel_h = cell_h * len(metrics) + label_h + 0.45
-    fig, axes = plt.subplots(2, 1, figsize=(label_w + cell_w * len(columns) + 1.3, 2 * panel_h),
-                             layout="constrained")
-    cmap = colormaps[CORRELATION_CMAP].with_extremes(bad="0.72")
-    norm = Normalize(*CORRELATION_RANGE)
-    for ax, value, title in (
-            (axes[0], "pearson", "system-level Pearson with > others (official score where a pair has no "
-                                 "judgments); * top Williams group"),
-            (axes[1], "segment_tau", "segment-level Kendall tau (the year's WMT variant)")):
-        grid = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
-            index=metrics, columns=columns).to_numpy(dtype=float)
+    all_columns = list(dict.fromkeys(table["column"]))
+    all_metrics = list(dict.fromkeys(table["metric"]))
+    scored = set(zip(table["metric"], table["column"], strict=True))
+    panels, missing_panels = [], []
+    for value, title in (
+            ("pearson", "System-level Pearson with > others (official score where a pair has no judgments); "
+                        "* top Williams group"),
+            ("segment_tau", "Segment-level Kendall tau (each year's WMT variant; tau_wmt14 on the evaluator set)")):
+        full = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
+            index=all_metrics, columns=all_columns)
+        has = full.notna()
+        metrics = [m for m in all_metrics if has.loc[m].any()]
+        columns = [c for c in all_columns if has[c].any()]
+        if not metrics:  # a panel with no values at all is left out, and the title says so
+            missing_panels.append(f"no {value.replace('_', ' ')} panel: {LEVELS[value]} on any pair")
+            continue
+        panels.append((value, title, metrics, columns, full.loc[metrics, columns].to_numpy(dtype=float),
+                       left_out_note(table, metrics, columns, LEVELS[value])))
+    if not panels:
+        fig = plt.figure(figsize=(6, 1.2))
+        figure_title(fig, "Metric overview: no values to show (" + "; ".join(missing_panels) + ")", 9)
+        save(fig, outputs)
+        return fig
+    # Laid out in inches, so that a cell is cell_w x cell_h in both panels whatever their numbers of
+    # rows and columns: per panel, top to bottom, its title, its grid, its column labels and its note.
+    # Titles and notes are wrapped to the width they have.
+    cell_w, cell_h = 0.5, 0.3  # room for "-0.12*" at MIN_FONT + 0.5
+    label_w = 0.08 * max(len(m) for m in all_metrics) + 0.5  # row labels
+    label_h = 0.06 * max(len(c) for c in all_columns) + 0.3  # column labels, at 60 degrees
+    # Each colour bar's label runs along the bar, wrapped to its height; the bar, its ticks and
+    # those lines take the right margin.
+    bar_labels = [wrapped(f"{'Pearson r' if p[0] == 'pearson' else 'tau'}: this panel's range, "
+                          f"{panel_scale(p[4])[0]:g} to {panel_scale(p[4])[1]:g} (spaced by Fisher's z)",
+                          cell_h * len(p[2]), MIN_FONT + 1) for p in panels]
+    bar_space = 0.12 + 0.14 + 0.45 + line_height(MIN_FONT + 1) * max(map(len, bar_labels)) + 0.1
+    width = label_w + cell_w * max(len(p[3]) for p in panels) + bar_space
+    suptitle = wrapped("Metric overview: every metric on every dataset and language pair (grey: not scored on "
+                       "that pair; each panel has its own colour scale)"
+                       + "".join(f"; {text}" for text in missing_panels), width - 0.2, 9)
+    titles = [wrapped(p[1], width - label_w - 0.1, 9) for p in panels]
+    notes = [wrapped(p[5], width - label_w - 0.1, MIN_FONT + 1) for p in panels]
+    blocks = [line_height(9) * len(title) + 0.15 + cell_h * len(p[2]) + label_h
+              + line_height(MIN_FONT + 1) * len(note) + 0.15
+              for p, title, note in zip(panels, titles, notes, strict=True)]
+    suptitle_h = line_height(9) * len(suptitle) + 0.2
+    height = suptitle_h + sum(blocks)
+    fig = plt.figure(figsize=(width, height))
+    axes, top = [], height - suptitle_h
+    for (_, _, metrics, columns, _, _), title, block in zip(panels, titles, blocks, strict=True):
+        grid_w, grid_h = cell_w * len(columns), cell_h * len(metrics)
+        bottom = top - line_height(9) * len(title) - 0.15 - grid_h
+        ax = fig.add_axes((label_w / width, bottom / height, grid_w / width, grid_h / height))
+        bar_ax = fig.add_axes(((label_w + grid_w + 0.12) / width, bottom / height, 0.14 / width, grid_h / height))
+        axes.append((ax, bar_ax))
+        top -= block
+    cmap = colormaps[OVERVIEW_CMAP].with_extremes(bad="0.72")
+    for (ax, bar_ax), (value, _, metrics, columns, grid, _), title, note, bar_label in zip(
+            axes, panels, titles, notes, bar_labels, strict=True):
+        low, high = panel_scale(grid)
+        norm = correlation_norm(low, high)
         image = ax.imshow(np.ma.masked_invalid(grid), aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
         ax.set_xticks(range(len(columns)), columns, rotation=60, ha="right", rotation_mode="anchor",
                       fontsize=MIN_FONT + 1)
         ax.set_yticks(range(len(metrics)), metrics, fontsize=MIN_FONT + 1)
         ax.tick_params(length=2)
-        ax.set_title(title, fontsize=9)
-        top = set()
-        if value == "pearson":
+        ax.set_title("\n".join(title), fontsize=9, loc="left")
+        top_group = set()
+        if value == "pearson" and "williams_rank" in table:
             ranked = table[table["williams_rank"] == 1]
-            top = set(zip(ranked["metric"], ranked["column"], strict=True))
+            top_group = set(zip(ranked["metric"], ranked["column"], strict=True))
         for (i, j), v in np.ndenumerate(grid):
             if np.isfinite(v):
-                star = "*" if (metrics[i], columns[j]) in top else ""
-                shown = 0.0 if round(v, 2) == 0 else v  # no "-0.00"
-                ax.text(j, i, f"{shown:.2f}{star}", ha="center", va="center", fontsize=MIN_FONT + 0.5,
+                star = "*" if (metrics[i], columns[j]) in top_group else ""
+                ax.text(j, i, f"{number(v, 2)}{star}", ha="center", va="center", fontsize=MIN_FONT + 0.5,
                         color=text_color_on(cmap(norm(v))))
-    bar = fig.colorbar(image, ax=list(axes), fraction=0.03, pad=0.01, shrink=0.6)
-    low, high = CORRELATION_RANGE
-    bar.set_label(f"correlation (fixed scale {low:g} to {high:g} in both panels; grey: no value)", fontsize=8)
-    bar.ax.tick_params(labelsize=MIN_FONT + 1)
+            elif (metrics[i], columns[j]) in scored:
+                ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_FONT + 0.5,
+                        color=text_color_on(cmap.get_bad()))
+        ax.set_xlabel("\n".join(note), fontsize=MIN_FONT + 1, loc="left")
+        bar = fig.colorbar(image, cax=bar_ax, ticks=colour_bar_ticks(low, high), format="{x:g}")
+        bar.set_label("\n".join(bar_label), fontsize=MIN_FONT + 1)
+        bar.ax.tick_params(labelsize=MIN_FONT + 1)
+    fig.suptitle("\n".join(suptitle), fontsize=9, y=1 - 0.1 / height, va="top")
     save(fig, outputs)
     return fig
 
 
 def share_figure(table: pd.DataFrame, baseline: float, label: str, outputs: list[str | Path]):
-    """Seed 002's appendix figure: correlation against the share of paraphrase pairs kept, per ranking."""
-    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    """Seed 002's appendix figure: correlation against the share of paraphrase pairs kept, one line
+    per ranking of the pairs (``label``: the target, metric and setting, under the title)."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.9))
     for ranking, rows in table.groupby("ranking", sort=False):
-        ax.plot(100 * rows["fraction"], rows["pearson"], marker="o", label=ranking)
-    ax.axhline(baseline, color="grey", linestyle="--", label="original references")
-    ax.set_xlabel("paraphrase pairs kept (%)")
+        ax.plot(100 * rows["fraction"], rows["pearson"], marker="o", label=f"pairs ranked: {ranking}")
+    ax.axhline(baseline, color="grey", linestyle="--", label=f"original references ({baseline:.3f})")
+    ax.set_xlabel("paraphrase pairs kept, from the top of the ranking (%)")
     ax.set_ylabel("Pearson r with > others")
-    ax.set_title(label, fontsize=9)
+    ax.set_title(f"Seed 002 appendix: system-level Pearson by share of the lexicon kept\n{label}", fontsize=9)
     ax.legend(fontsize=8)
     fixed_tight_layout(fig)
     save(fig, outputs)
@@ -348,20 +576,34 @@ def softbleu_figure(table: pd.DataFrame, outputs: list[str | Path], bootstrap: p
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             legend.setdefault(label, handle)
     legend = {m: legend[m] for m in metrics if m in legend}
-    fig.legend(list(legend.values()), list(legend), loc="outside lower center", ncols=len(metrics), fontsize=8,
-               frameon=False)
+    from matplotlib.lines import Line2D
+
+    legend[f"{baseline}'s Pearson (each panel's)"] = Line2D([], [], color="0.5", linestyle="--", linewidth=0.8)
+    # One row if it fits the figure's width, else as many columns as fit (an entry: its label at 8 pt
+    # and the marker).
+    entries = [0.6 * 8 / 72 * len(label) + 0.6 for label in legend]
+    ncols = len(entries) if sum(entries) <= fig.get_figwidth() else int(fig.get_figwidth() / max(entries))
+    fig.legend(list(legend.values()), list(legend), loc="outside lower center", fontsize=8, frameon=False,
+               ncols=max(1, ncols))
     interval = f"{level} bootstrap interval (bars), " if has_intervals else ""
-    fig.suptitle(f"System-level Pearson with > others: {interval}dashed line {baseline}; "
-                 "each panel's y-axis spans its own values and does not start at 0", fontsize=9)
+    figure_title(fig, f"System-level Pearson with > others, on the pairs with pairwise judgments: {interval}dashed "
+                 f"line {baseline}\neach panel's y-axis spans its own values and does not start at 0", 9)
     save(fig, outputs)
     return fig
 
 
 def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[str]):
     """One panel per metric of ``metrics``: the Pearson of each changed factor (dots), the default
-    (line) and its bootstrap interval (band)."""
+    (line) and its bootstrap interval (band). The panels share their rows (every factor of any
+    metric); where a factor does not apply to a metric (the case flip goes the other way, Meteor's
+    input modes are METEOR's), its row says "n/a" and why, instead of staying blank."""
+    from matplotlib.transforms import blended_transform_factory
+
+    from mtmeta.paper.sensitivity import not_applicable_reason
+
     shown = table[table["metric"].isin(metrics) & ~table["factor"].isin(["default", "bootstrap"])]
-    variants = list(dict.fromkeys(f"{f}: {v}" for f, v in zip(shown["factor"], shown["variant"], strict=True)))
+    variant_keys = list(dict.fromkeys(zip(shown["factor"], shown["variant"], strict=True)))
+    variants = [f"{f}: {v}" for f, v in variant_keys]
     positions = {label: k for k, label in enumerate(variants)}
     n = len(metrics)
     columns = 2 if n > 1 else 1
@@ -372,22 +614,38 @@ def sensitivity_figure(table: pd.DataFrame, output: str | Path, metrics: list[st
         rows = table[table["metric"] == metric_id]
         default = rows.loc[rows["factor"] == "default", "pearson"].iloc[0]
         band = rows.loc[rows["factor"] == "bootstrap", "pearson"].to_numpy()
+        interval = ""
         if len(band) == 2:
-            ax.axvspan(band.min(), band.max(), color="0.88", label="default's 95% bootstrap interval")
-        ax.axvline(default, color="0.3", linestyle="--", linewidth=1, label=f"default {default:.3f}")
+            ax.axvspan(band.min(), band.max(), color="0.88", label="the default's 95% bootstrap interval")
+            interval = f", interval {number(band.min(), 3)} to {number(band.max(), 3)}"
+        ax.axvline(default, color="0.3", linestyle="--", linewidth=1, label="the default (study's setting)")
         labels = [f"{f}: {v}" for f, v in zip(rows["factor"], rows["variant"], strict=True)]
+        drawn_rows = set()
         for label, value in zip(labels, rows["pearson"], strict=True):
-            if label in positions:
-                ax.plot(value, positions[label], "o", color="C0", markersize=5)
+            if label in positions and pd.notna(value):
+                ax.plot(value, positions[label], "o", color="C0", markersize=5, label="one factor changed")
+                drawn_rows.add(label)
+        # x in axes fractions, y in rows: "n/a" at the panel's left edge of each row it has no value in.
+        left_edge = blended_transform_factory(ax.transAxes, ax.transData)
+        for label, (factor, variant) in zip(variants, variant_keys, strict=True):
+            if label not in drawn_rows:
+                ax.text(0.01, positions[label], f"n/a: {not_applicable_reason(factor, variant)}",
+                        transform=left_edge, ha="left", va="center", fontsize=7, color="0.3", style="italic")
         ax.set_yticks(range(len(variants)), variants, fontsize=8)
-        ax.set_title(metric_id, fontsize=10)
+        ax.set_title(f"{metric_id} (default {number(default, 3)}{interval})", fontsize=10)
         ax.set_xlabel("system-level Pearson")
         ax.grid(axis="x", color="0.9")
-        ax.legend(fontsize=7, loc="best")
     axes.flat[0].invert_yaxis()  # once: every panel shares this axis
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
+    legend = {}  # one legend for all panels (below them: inside a panel it would hide points)
+    for ax in list(axes.flat)[:n]:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            legend.setdefault(label, handle)
+    fig.legend(list(legend.values()), list(legend), loc="outside lower center", ncols=len(legend), fontsize=8,
+               frameon=False)
     dataset, lp = table["dataset"].iloc[0], table["lp"].iloc[0]
-    fig.suptitle(f"{dataset} {lp}: Pearson when one factor changes", fontsize=11)
+    figure_title(fig, f"{dataset} {lp}: system-level Pearson with > others when one factor changes\n"
+                 "(n/a: the factor does not apply to that metric, for the reason given)", 11)
     save(fig, [output])
     return fig

@@ -41,8 +41,47 @@ def primary_rows(system_level: pd.DataFrame) -> pd.DataFrame:
     return system_level[system_level["human_score"] == chosen]
 
 
+# What a pair lacks where a metric has no value of each level (the overview says so when it leaves
+# a pair or a metric out): the evaluator set has no system-level human score, and WMT14's
+# out-of-English pairs have official system scores but no segment-level judgments.
+LEVELS = {"pearson": "no system-level human score", "segment_tau": "no segment-level judgments"}
+
+
+def compact_pairs(items: list[str]) -> str:
+    """Dataset/lp columns named compactly: "wmt14 en-cs, en-de" for one dataset's pairs."""
+    by_dataset: dict[str, list[str]] = {}
+    for item in items:
+        dataset, _, lp = item.partition(" ")
+        by_dataset.setdefault(dataset, []).append(lp)
+    return "; ".join(f"{dataset} {', '.join(lps)}" for dataset, lps in by_dataset.items())
+
+
+def left_out_note(table: pd.DataFrame, kept_metrics: list[str], kept_columns: list[str], missing: str) -> str:
+    """What a table or heatmap of one value leaves out and why: the columns (``table``'s "dataset lp")
+    not in ``kept_columns``, and the metrics not in ``kept_metrics`` (they have no value on the pairs
+    they are scored on; named with those pairs). ``missing`` says what such a pair lacks
+    (``LEVELS``)."""
+    parts = []
+    table = table.assign(column=table["dataset"] + " " + table["lp"])
+    columns = [c for c in dict.fromkeys(table["column"]) if c not in kept_columns]
+    if columns:
+        parts.append(f"columns left out ({missing}): {compact_pairs(columns)}")
+    by_pairs: dict[tuple[str, ...], list[str]] = {}
+    for metric, rows in table.groupby("metric", sort=False):
+        if metric not in kept_metrics:
+            by_pairs.setdefault(tuple(dict.fromkeys(rows["column"])), []).append(metric)
+    for pairs, metrics in by_pairs.items():
+        named = compact_pairs(list(pairs))
+        if set(pairs) <= set(columns):
+            parts.append(f"rows left out: {', '.join(metrics)} (scored on {named} only: {missing} there)")
+        else:
+            parts.append(f"rows left out: {', '.join(metrics)} (no value on the pairs scored: {named})")
+    return "; ".join(parts)
+
+
 def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
-    """Metrics (rows) x dataset/lp (columns); cells "value (rank)", rank 1 in bold."""
+    """Metrics (rows) x dataset/lp (columns); cells "value (rank)", rank 1 in bold. Columns and rows
+    without a value are left out, and a line under the table names them and says why."""
     table = table.copy()
     table["column"] = table["dataset"] + " " + table["lp"]
 
@@ -60,11 +99,13 @@ def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
     wide = table.pivot(index="metric", columns="column", values="cell").fillna("")
     # Columns in the table's order, without those this value leaves empty (e.g. no system level).
     columns = [c for c in dict.fromkeys(table["column"]) if (wide[c] != "").any()]
-    wide = wide[columns]
+    metrics = [m for m in wide.index if (wide.loc[m] != "").any()]
+    wide = wide.loc[metrics, columns]
     lines = [f"**{title}**", "", "| metric | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
     for metric, row in wide.iterrows():
         lines.append(f"| {metric} | " + " | ".join(row[c] for c in columns) + " |")
-    return "\n".join(lines) + "\n"
+    note = left_out_note(table, metrics, columns, LEVELS.get(value, "no value"))
+    return "\n".join(lines) + "\n" + (f"\n{note[0].upper()}{note[1:]}.\n" if note else "")
 
 
 def overview_report(table: pd.DataFrame) -> str:

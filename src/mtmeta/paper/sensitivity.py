@@ -164,17 +164,35 @@ def text_variants(metric_name: str, params: dict, full: bool = True) -> list[tup
     if not full:
         return out
     if metric_name == "meteor":
-        out.append(("text", "Meteor -norm (its tokeniser, lowercased)",
-                    {"tokenize": "meteor-norm", "lowercase": True}, None))
-        out.append(("text", "Meteor -lower (whitespace words, lowercased)",
-                    {"tokenize": "whitespace", "lowercase": True}, None))
-        out.append(("text", "Meteor, neither option (whitespace words, cased)",
-                    {"tokenize": "whitespace", "lowercase": False}, None))
+        out.extend(("text", variant, changes, None) for variant, changes in METEOR_MODES.items())
     # Pre-processed text is scored as already tokenised (split at whitespace), as the study scores
     # a tokenised dataset.
-    out.append(("text", "Moses tokenisation (sacremoses)", {}, "moses"))
-    out.append(("text", "lemmas (simplemma, Moses tokens)", {}, "lemmas"))
+    out.extend(("text", variant, {}, kind) for kind, variant in PREPROCESSED.items())
     return out
+
+
+# Meteor 1.5's input modes (the jar's -norm, -lower, neither): parameter changes of METEOR.
+METEOR_MODES = {
+    "Meteor -norm (its tokeniser, lowercased)": {"tokenize": "meteor-norm", "lowercase": True},
+    "Meteor -lower (whitespace words, lowercased)": {"tokenize": "whitespace", "lowercase": True},
+    "Meteor, neither option (whitespace words, cased)": {"tokenize": "whitespace", "lowercase": False},
+}
+# The pre-processings of both sides (TEXT_KINDS) and their rows' variant names.
+PREPROCESSED = {"moses": "Moses tokenisation (sacremoses)", "lemmas": "lemmas (simplemma, Moses tokens)"}
+# Why a metric has no row for a text variant that another metric has (the figure writes "n/a" and this):
+# the case flip goes one way per metric, the Meteor modes are METEOR's, and the other text factors are
+# measured only for the metrics the config re-scores.
+NOT_APPLICABLE = {
+    "lowercased": "default lowercases",
+    "case-sensitive": "default keeps case",
+    **{variant: "METEOR only" for variant in METEOR_MODES},
+    **{variant: "not re-scored" for variant in PREPROCESSED.values()},
+}
+
+
+def not_applicable_reason(factor: str, variant: str) -> str:
+    """Why a metric has no value for ``factor: variant`` (see ``NOT_APPLICABLE``); "no value" otherwise."""
+    return NOT_APPLICABLE.get(variant, "no value") if factor == "text" else "no value"
 
 
 def preprocess(segments: pd.DataFrame, kind: str, lang: str, moses: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -55,14 +55,46 @@ def test_compiled_backend_gives_the_per_segment_statistics(references):
     rng = np.random.default_rng(references)
     words = ["a", "b", "c", "d", "e", "f", ".", ","]
 
-    def text():
-        return " ".join(rng.choice(words, size=rng.integers(0, 16)))
+    def text(shortest=0):
+        return " ".join(rng.choice(words, size=rng.integers(shortest, 16)))
 
     hyps = [text() for _ in range(400)]
-    refs = [[text() for _ in range(400)] for _ in range(references)]
+    # the first stream never empty (a segment without reference words is an error, as in mteval-v13a)
+    refs = [[text(1 if stream == 0 else 0) for _ in range(400)] for stream in range(references)]
     if references > 1:
         refs[1][5] = None
     stats = {backend: metrics.get("nist", lang="en", backend=backend).stats(hyps, refs) for backend in ("compiled",
                                                                                                         "python")}
     np.testing.assert_array_equal(stats["compiled"], stats["python"])
     assert (stats["compiled"][:, 7] > 0).sum() > 10  # trigram matches (repeats clipped)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "python"])
+def test_a_segment_without_reference_words_is_an_error_as_in_mteval(backend):
+    """mteval-v13a scores every segment with nist_length_penalty(hypothesis words / (reference words /
+    references)): a segment whose references have no words divides by zero and the script stops. So
+    it is an error naming the segment, empty hypothesis or not; before, both sides empty gave nan with a
+    numpy warning and exit 0."""
+    import warnings
+
+    from mtmeta.errors import MtmetaError
+
+    metric = metrics.get("nist", backend=backend)
+    for hyps, refs, side in [(["a b", ""], [["a b", ""]], "reference is empty"),
+                             (["a b", "x y"], [["a b", "  "]], "reference is empty"),
+                             (["a", "b"], [["a", ""], ["a", None]], "references are all empty")]:
+        with pytest.raises(MtmetaError, match=rf"^nist: segment 2: the {side} \(no words after tokenisation\), so "
+                                              r"NIST's length penalty .* is undefined; mteval-v13a stops on such a "
+                                              r"segment \('Illegal division by zero'\)"):
+            metric.stats(hyps, refs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning on the way
+        # An empty hypothesis against a real reference is defined: ratio 0, BP 0, NIST 0 (as mteval).
+        stats = metric.stats(["a b", ""], [["a b", "c d"]])
+        assert metric.segment_scores(stats).tolist()[1] == 0.0
+        # One empty reference beside a non-empty one: the average reference length is 1.
+        stats = metric.stats(["a", "b"], [["a", ""], ["a", "b b"]])
+        assert stats[1, -1] == 1.0 and metric.segment_scores(stats)[1] > 0
+    stats[0, -1] = 0  # statistics from elsewhere: the same rule, no nan
+    with pytest.raises(MtmetaError, match=r"^nist: statistics row 1 has an average reference length of 0"):
+        metric.segment_scores(stats)

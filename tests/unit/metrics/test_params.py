@@ -2,6 +2,7 @@
 silently odd score before (the issue's findings), and is now an error naming the parameter."""
 
 import copy
+import re
 
 import pytest
 import yaml
@@ -81,3 +82,48 @@ def test_signatures_name_every_setting_and_both_tools():
     assert signature("chrf") != signature("chrf", beta=3)
     assert "|order:2|" in signature("bleu", max_ngram_order=2)
     assert signature("nist").endswith("|mtmeta:0.1.0") and "version:" not in signature("nist")
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        # the issue: `chrf --set char_order=0 --set word_order=0` ended in "cannot reshape array of size 0"
+        ("chrf", {"char_order": 0, "word_order": 0},
+         r"^chrf: parameters char_order=0, word_order=0: expected char_order \+ word_order >= 1 \(chrF counts "
+         r"character n-grams up to char_order and word n-grams up to word_order: with both 0 there is nothing"),
+        ("chrf", {"char_order": 0}, r"^chrf: parameters char_order=0, word_order=0 \(default\): expected char_order"),
+        ("chrf++", {"char_order": 0, "word_order": 0}, r"^chrf\+\+: parameters char_order=0, word_order=0: expected"),
+        ("ter", {"tokenizer": "tercom", "asian_support": True},
+         r"^ter: parameters tokenizer='tercom', asian_support=True: expected asian_support false with tokenizer"),
+        ("bleu", {"tokenized": True, "tokenize": "13a"},
+         r"^bleu: parameters tokenized=True, tokenize='13a': expected tokenize unset or 'none' with tokenized=true"),
+        ("softbleu", {"tokenized": True, "tokenize": "intl"}, r"^softbleu: parameters tokenized=True, tokenize='intl'"),
+    ],
+)
+def test_parameters_that_contradict_each_other_are_errors_naming_them(name, params, message):
+    with pytest.raises(ConfigError, match=message):
+        get(name, lang="en", **params)
+    with pytest.raises(ConfigError, match=message):  # what check-config runs, without building the metric
+        check_params(metric_class(name), params)
+    with pytest.raises(ConfigError, match=rf"^{re.escape(name)}: parameters .*: expected"):  # built directly
+        metric_class(name)(lang="en", **params)
+
+
+def test_one_order_is_enough_and_scores_as_sacrebleu():
+    import sacrebleu
+
+    for params in ({"char_order": 0, "word_order": 2}, {"char_order": 1, "word_order": 0}):
+        metric = get("chrf", **params)
+        hyps, refs = ["the cat sat on a mat", "a b"], ["the cat sat on the mat", "a c"]
+        ours = metric.corpus_score(metric.stats(hyps, [refs]))
+        assert ours == pytest.approx(sacrebleu.CHRF(**params).corpus_score(hyps, [refs]).score, abs=1e-12)
+        assert 0 < ours < 100
+
+
+def test_check_config_applies_the_rules_to_metric_settings():
+    catalogue = yaml.safe_load((DEFAULT_CONFIG.parent / "sources.yaml").read_text())
+    raw = merge(catalogue, yaml.safe_load(DEFAULT_CONFIG.read_text()))
+    raw["metric_settings"]["chrf-none"] = {"metric": "chrf", "params": {"char_order": 0}}
+    with pytest.raises(ConfigError, match=r"metric_settings.chrf-none.params: parameters char_order=0, "
+                                          r"word_order=0 \(default\): expected char_order \+ word_order >= 1"):
+        validate_config(raw)

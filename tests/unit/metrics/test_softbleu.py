@@ -365,8 +365,8 @@ def test_one_metric_object_over_different_reference_sets_equals_fresh_objects(pa
 
 
 def test_unmatched_from_ngram_ids_equals_the_pairwise_kernel():
+    from mtmeta.metrics.ngrams import gram_ids
     from mtmeta.metrics.soft_kernel import unmatched, unmatched_ids
-    from mtmeta.metrics.softbleu import _gram_ids
 
     rng = np.random.default_rng(5)
     texts = [rng.integers(1, 6 if t % 2 else 40, size=rng.integers(0, 16)) for t in range(400)]
@@ -375,7 +375,7 @@ def test_unmatched_from_ngram_ids_equals_the_pairwise_kernel():
     offsets[1:] = np.cumsum([len(t) for t in texts])
     hyp_text = rng.integers(0, 400, size=500)
     ref_text = rng.integers(0, 400, size=500)
-    grams = _gram_ids(values, offsets, 4)
+    grams = gram_ids(values, offsets, 4)
     for n in range(1, 5):
         for mine, theirs in zip(unmatched_ids(*grams[n - 1], offsets, hyp_text, ref_text, n),
                                 unmatched(values, offsets, hyp_text, ref_text, n), strict=True):

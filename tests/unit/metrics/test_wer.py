@@ -65,3 +65,22 @@ def test_per_counts_common_words_as_per_errors_does(streams):
     np.testing.assert_array_equal(metric.stats(hyps, refs), _ErrorRate.stats(metric, hyps, refs))
     with pytest.raises(ValueError, match="segment 2 has no reference"):
         metric.stats(["a", "b"], [["a", None]])
+
+
+def test_long_pairs_are_numbered_first_with_the_same_distance(monkeypatch):
+    """Past NUMBER_WORDS_ABOVE (|hyp| x |ref|) WER gives rapidfuzz word numbers instead of strings (a
+    third of the time on a long line of real text); lowered here so that every pair takes that path."""
+    from mtmeta.metrics import wer
+
+    assert wer.NUMBER_WORDS_ABOVE == 2**20
+    rng = np.random.default_rng(4)
+    vocab = [f"w{k}" for k in range(40)]
+    hyps = [" ".join(rng.choice(vocab, size=rng.integers(0, 300))) for _ in range(60)]
+    refs = [" ".join(rng.choice(vocab, size=rng.integers(1, 300))) for _ in range(60)]
+    plain = metrics.get("wer", tokenize="none").stats(hyps, [refs])
+    monkeypatch.setattr(wer, "NUMBER_WORDS_ABOVE", 0)
+    numbered = metrics.get("wer", tokenize="none")
+    np.testing.assert_array_equal(numbered.stats(hyps, [refs]), plain)
+    assert len(numbered._numbers) == 40  # the numbered path ran
+    expected = [100 * jiwer.wer(r, h) for h, r in zip(hyps, refs, strict=True)]
+    np.testing.assert_allclose(numbered.segment_scores(plain), expected)

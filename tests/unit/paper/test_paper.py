@@ -188,6 +188,19 @@ def test_overview_joins_levels_intervals_and_ranks():
     assert "| bleu | **0.790** |" in markdown and "| ter | 0.750 (2) |" in markdown
 
 
+def test_overview_markdown_leaves_out_empty_rows_and_says_why():
+    table = pd.DataFrame({
+        "dataset": ["wmt12", "wmt12", "evaluator", "evaluator"], "lp": ["en-cs", "en-cs", "xx-en", "xx-en"],
+        "metric": ["bleu", "ter", "bleu", "meteor-stem"], "pearson": [0.79, 0.75, math.nan, math.nan],
+        "segment_tau": [0.1, 0.2, 0.3, 0.25], "williams_rank": [1, 2, math.nan, math.nan]})
+    markdown = overview_markdown(table, "pearson", "t")
+    assert "| meteor-stem |" not in markdown and "evaluator" not in markdown.split("\n")[2]
+    assert markdown.endswith("\nColumns left out (no system-level human score): evaluator xx-en; rows left out: "
+                             "meteor-stem (scored on evaluator xx-en only: no system-level human score there).\n")
+    segment = overview_markdown(table.drop(columns="williams_rank"), "segment_tau", "t")
+    assert "| meteor-stem |  | 0.250 |" in segment and "left out" not in segment
+
+
 def test_ledger_table_collects_reported_rows_of_every_paper_table():
     from mtmeta.paper.ledger import ledger_table
 

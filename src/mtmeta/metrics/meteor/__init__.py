@@ -45,7 +45,7 @@ import numpy as np
 
 from mtmeta import __version__
 from mtmeta.data.tokenize import tokenizer
-from mtmeta.errors import ConfigError, FetchError, MtmetaError
+from mtmeta.errors import ConfigError, FetchError
 from mtmeta.lexicons.function_words import read_function_words
 from mtmeta.lexicons.mythes import MyThes
 from mtmeta.lexicons.paraphrases import (
@@ -57,6 +57,7 @@ from mtmeta.lexicons.paraphrases import (
 )
 from mtmeta.lexicons.stemmers import LANGUAGE_NAMES, make_stemmer
 from mtmeta.metrics.base import Memo, Metric, check_references
+from mtmeta.metrics.limits import check_lengths
 from mtmeta.metrics.meteor import indexes, normalize, scoring
 from mtmeta.metrics.meteor.aligner import (
     DEFAULT_BEAM,
@@ -400,18 +401,12 @@ class METEOR(Metric):
 
     def _check_lengths(self, hyps: list[list[str]], references: Sequence[Sequence[str | None]]) -> None:
         """Stop, naming the segment, at a hypothesis or reference longer than ``max_words`` words."""
-        for k, hyp in enumerate(hyps):
-            sides = [("hypothesis", hyp)] + [
-                ("reference" if len(references) == 1 else f"reference {n + 1}", self._tokenize_reference(stream[k]))
-                for n, stream in enumerate(references) if stream[k] is not None]
-            for side, words in sides:
-                if len(words) > self.max_words:
-                    raise MtmetaError(
-                        f"meteor: segment {k + 1}: the {side} has {len(words):,} words (after tokenisation), "
-                        f"more than max_words={self.max_words:,}. Meteor's alignment compares every pair of "
-                        f"words, so its time and memory grow with the square of the length; longer segments are "
-                        f"refused, not truncated. Split the line into sentences, or raise max_words "
-                        f"(docs/metrics.md, 'Long segments')")
+        check_lengths(self.name, [len(words) for words in hyps],
+                      [[None if ref is None else len(self._tokenize_reference(ref)) for ref in stream]
+                       for stream in references],
+                      self.max_words, f"max_words={self.max_words:,}",
+                      "Meteor's alignment compares every pair of words, so its time and memory grow with the "
+                      "square of the length", "Split the line into sentences, or raise max_words")
 
     def _word_ids(self, words: list[str]) -> np.ndarray:
         """Ids of a flat list of words; a word seen for the first time is registered (:meth:`_register`)
