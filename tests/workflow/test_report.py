@@ -1,22 +1,91 @@
-"""The Snakemake report in a real headless Chromium (tools/report_browser.py): the synthetic study's report
-shows every table and figure, with no docutils message; and the check fails on each of the problems the
-report had (a category with a colon, a TSV marked for the report, a table without rows, a shrunk figure).
+"""The Snakemake report. Every caption of the default study renders without a docutils message (docutils
+alone, as Snakemake renders it). In a real headless Chromium (tools/report_browser.py): the synthetic
+study's report shows every table and figure, with no docutils message; and the check fails on each of
+the problems the report had (a category with a colon, a TSV marked for the report, a table without rows,
+a shrunk figure).
 
-Needs Debian's chromium and chromium-driver: `make test-report` (as root) installs them, and so does CI
-before the tests (.ci/run). Where they are missing the tests are skipped, except in CI, where they fail."""
+The browser tests need Debian's chromium and chromium-driver: `make test-report` (as root) installs them,
+and so does CI before the tests (.ci/run). Where they are missing they are skipped, except in CI, where
+they fail."""
 
 from __future__ import annotations
 
 import importlib.util
+import io
+import json
 import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
+import jinja2
 import pytest
+from docutils.core import publish_parts
 from synthetic_study import REPORT_CATEGORIES, REPORT_EMPTY_TABLES, REPORT_RESULTS, snakemake_command, snakemake_env
 
 pytestmark = pytest.mark.workflow
+
+
+# The default study's report pages as report.smk declares them (caption, category, subcategory, labels),
+# read from the loaded workflow (no DAG), in a subprocess of its own as test_lint.py does.
+PAGES_PROGRAM = """
+import json, sys
+from pathlib import Path
+from snakemake.api import SnakemakeApi
+from snakemake.settings.types import ConfigSettings, OutputSettings, Quietness, ResourceSettings
+
+repo, workdir = Path(sys.argv[1]), Path(sys.argv[2])
+with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
+    workflow = api.workflow(
+        resource_settings=ResourceSettings(), snakefile=repo / "Snakefile", workdir=workdir,
+        config_settings=ConfigSettings(configfiles=[repo / "config/sources.yaml", repo / "config/config.yaml"]),
+    )._workflow
+    print(json.dumps(workflow.globals["REPORT_PAGES"]))
+"""
+# What Snakemake 9.27 appends to every caption before docutils reads it (snakemake/report/__init__.py,
+# auto_report's rst_links): a link target per category and per result file name.
+RST_LINKS = """
+
+.. _Workflow: javascript:show_panel('workflow')
+.. _Statistics: javascript:show_panel('statistics')
+{% for category in categories %}
+.. _{{ category }}: javascript:app.showCategory('{{ category|urlencode }}')
+{% endfor %}
+{% for name, path in files %}
+.. _{{ name }}: javascript:app.showResultInfo('{{ path|urlencode }}')
+{% endfor %}
+"""
+
+
+def docutils_warnings(caption: str, categories, files) -> str:
+    """Everything docutils says about a caption as Snakemake renders it (StrictUndefined: a caption that
+    reads wildcards, which the page rules do not have, fails here instead of rendering empty)."""
+    env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    text = env.from_string(caption + RST_LINKS).render(categories=categories, files=files)
+    stream = io.StringIO()
+    body = publish_parts(text, writer="html", settings_overrides={"warning_stream": stream})["body"]
+    return stream.getvalue() + ("System Message" if "system-message" in body else "")
+
+
+def test_every_caption_renders_without_docutils_messages(repo, tmp_path):
+    result = subprocess.run([sys.executable, "-c", PAGES_PROGRAM, str(repo), str(tmp_path)], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    pages = json.loads(result.stdout.strip().splitlines()[-1])
+    assert len(pages) == 120
+    categories = sorted({spec["category"] for spec in pages.values()})
+    assert categories == ["Correlations", "Data", "Embeddings", "Figures", "Paper", "Sweeps"]
+    # One target per file name, the first result's (Snakemake skips the other results of the same name).
+    files = list({Path(page).name + ".html": f"results/report/{page}.html" for page in reversed(pages)}.items())
+    captions = sorted({spec["caption"] for spec in pages.values()})
+    assert len(captions) == 18 and {p.stem for p in (repo / "workflow/report").glob("*.rst")} == {*captions, "workflow"}
+    for caption in [*captions, "workflow"]:
+        text = (repo / "workflow/report" / f"{caption}.rst").read_text(encoding="utf-8")
+        assert docutils_warnings(text, categories, files) == "", caption
+    # The check finds what the report had: "Paper: ..." categories are targets "Paper", twice.
+    old = docutils_warnings("A caption.", ["Paper: overview", "Paper: ledger"], files)
+    assert 'Duplicate explicit target name: "paper"' in old
 
 
 @pytest.fixture(scope="module")
