@@ -17,7 +17,7 @@ add_report_pages("segment_level", rules.collect_segment_level.output if JUDGED_L
 add_report_pages("system_scatter", expand("results/figures/system_scatter.{metric}.png", metric=FIGURE_METRICS),
                  "Figures", labels=lambda path: {"metric": Path(path).name[len("system_scatter."):-len(".png")]})
 add_report_pages("sweep", expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["png", "best.tsv"]),
-                 "Sweeps", labels=lambda path: {"sweep": Path(path).name.split(".")[0],
+                 "Sweeps", labels=lambda path: {"sweep": Path(path).name.removesuffix(".png").removesuffix(".best.tsv"),
                                                 "content": "figure" if path.endswith(".png") else "best settings"})
 add_report_pages("embeddings", [f"results/embeddings/{model}/{lang}/neighbours.tsv"
                                 for model, lang in trained_embeddings(workflow.rules)],
