@@ -8,7 +8,7 @@ CORES  ?= 2
 # Hash randomisation is fixed so that set iteration order (and gensim, later) is reproducible.
 export PYTHONHASHSEED := 0
 
-.PHONY: study test setup lint clean-results check-results study-timing test-cluster
+.PHONY: study test setup lint clean-results check-results study-timing test-cluster report test-report
 
 setup: $(VENV)/.installed
 
@@ -42,6 +42,20 @@ test: setup
 # byte for byte, stop the cluster (tools/test_cluster.py; docs/workflow.md#testing-scale-out).
 test-cluster: setup
 	$(BIN)/python tools/test_cluster.py
+
+# The default study's Snakemake report: report.html, one file with every table and figure and its caption.
+# The first command brings the study up to date (on a finished study: the report's pages, in seconds).
+report: setup
+	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --report report.html
+
+# The report in a real headless Chromium: as root, install Debian's chromium and chromium-driver if missing,
+# build the tiny synthetic study's report, open every result, fail on a docutils message, a result the report
+# cannot show, an empty table or a shrunk figure; screenshots in the directory it prints
+# (tools/test_report.py; docs/testing.md). `.venv/bin/python tools/test_report.py --study DIR` checks a
+# finished study's report instead.
+test-report: setup
+	$(BIN)/python tools/test_report.py
 
 # ruff, then `snakemake --lint` through tools/lint_workflow.py, which fails on every lint except the
 # conda/container one (one pinned virtualenv serves every rule; docs/workflow.md#linting).

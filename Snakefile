@@ -32,6 +32,7 @@ include: "workflow/rules/score.smk"
 include: "workflow/rules/metaeval.smk"
 include: "workflow/rules/parmesan.smk"
 include: "workflow/rules/paper.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:
@@ -41,3 +42,4 @@ rule all:
         rules.tables.input,
         rules.paper.input,
         all_segment_scores(),
+        rules.report_pages.input,

@@ -44,6 +44,8 @@ import time
 import traceback
 from pathlib import Path
 
+import debian_packages  # tools/, this script's directory
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ["slurm-wlm", "munge"]
 SLURM_CONF = Path("/etc/slurm/slurm.conf")
@@ -66,31 +68,12 @@ def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, text=True, capture_output=True, **kwargs)
 
 
-def missing_packages() -> list[str]:
-    missing = []
-    for package in PACKAGES:
-        status = run(["dpkg-query", "-W", "-f=${Status}", package])
-        if status.returncode != 0 or status.stdout.strip() != "install ok installed":
-            missing.append(package)
-    return missing
-
-
 def install_packages() -> str:
-    """apt-get install what is missing of PACKAGES; what was done, for the summary."""
-    missing = missing_packages()
-    if not missing:
-        return f"{' and '.join(PACKAGES)} already installed"
-    log(f"installing {' '.join(missing)} with apt-get")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    steps = [["apt-get", "update", "-q"],
-             ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing]]
-    for cmd in steps:
-        result = run(cmd, env=env)
-        if result.returncode != 0:
-            raise SetupError(f"{' '.join(cmd)} failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
-    if missing_packages():
-        raise SetupError(f"still not installed after apt-get: {' '.join(missing_packages())}")
-    return f"installed {' '.join(missing)}"
+    """apt-get install what is missing of PACKAGES (tools/debian_packages.py); what was done, for the summary."""
+    try:
+        return debian_packages.install(PACKAGES)
+    except debian_packages.PackageError as error:
+        raise SetupError(str(error)) from None
 
 
 def check_free() -> None:

@@ -177,6 +177,19 @@ def study_config(mirror: Path) -> dict:
 
 USER_SCORES = "scores/gap.seg.tsv"  # relative to the study directory
 
+# The report's pages (results/report/...) that show a table without rows in this study, and why; every
+# other table of its report has rows (tools/report_browser.py checks both).
+REPORT_EMPTY_TABLES = {
+    "results/report/paper/ledger.tsv.html": "no seed's numbers are configured, so nothing is compared",
+    "results/report/paper/ledger.md.html": "the same ledger as Markdown",
+    "results/report/embeddings/tiny-w2v/en/neighbours.tsv.html": "no probe words for English (embedding_probes)",
+    # The segment-level table keys each year's Kendall variant by a WMT dataset name; "tiny" is none.
+    "results/report/paper/softbleu.md.html": "its segment-level table: no WMT year among the datasets",
+}
+# Its report: how many results, and where (tests/workflow/test_report.py).
+REPORT_CATEGORIES = {"Correlations", "Data", "Embeddings", "Figures", "Paper", "Sweeps"}
+REPORT_RESULTS = 27
+
 
 def length_gaps() -> dict[tuple[str, int], int]:
     """The user's metric: |words in the hypothesis - words in the reference| per (system, segment), lower

@@ -59,8 +59,18 @@ def test_every_rule_that_runs_declares_mem_and_runtime(workflow_rules):
 def test_small_table_rules_are_local(workflow_rules):
     local = {rule["name"] for rule in workflow_rules if rule["local"]}
     settings = {name for name in local if name.startswith("parmesan_settings_")}
-    assert settings and local - settings == LOCAL_RULES
+    pages = {name for name in local if name.startswith("report_")}  # test_report_page_rules_are_local
+    assert settings and local - settings - pages == LOCAL_RULES
     assert not any(name.startswith("score_") for name in local)
+
+
+@pytest.mark.workflow
+def test_report_page_rules_are_local(workflow_rules):
+    """The report's pages (report.smk): a tenth of a second each, one rule per caption, all local rules."""
+    pages = {rule["name"]: rule for rule in workflow_rules if rule["name"].startswith("report_")}
+    assert {"report_pages", "report_overview", "report_ledger", "report_system_scatter"} <= set(pages)
+    assert all(rule["local"] for rule in pages.values())
+    assert all({"mem_mb", "runtime"} <= set(rule["resources"]) for rule in pages.values() if rule["runs"])
 
 
 def load_filter():

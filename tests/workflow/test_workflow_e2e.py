@@ -1,4 +1,5 @@
-"""Run the whole workflow on a tiny synthetic study and check the numbers it produces.
+"""Run the whole workflow on a tiny synthetic study (the ``study`` fixture of conftest.py) and check the
+numbers it produces.
 
 The expected values are computed here independently of mtmeta: "> others" by counting the
 ranking tasks of the synthetic study (synthetic_study.py), BLEU with sacrebleu, correlations with scipy.
@@ -6,7 +7,6 @@ ranking tasks of the synthetic study (synthetic_study.py), BLEU with sacrebleu, 
 
 import itertools
 import json
-import subprocess
 
 import pandas as pd
 import pytest
@@ -17,10 +17,6 @@ from synthetic_study import (  # tests/workflow/synthetic_study.py: the test fil
     SYSTEMS,
     TASKS,
     length_gaps,
-    snakemake_command,
-    snakemake_env,
-    write_mirror,
-    write_workdir,
 )
 
 pytestmark = pytest.mark.workflow
@@ -44,17 +40,6 @@ def expected_gt_others() -> dict[str, float]:
             wins[winner] += 1
             losses[loser] += 1
     return {s: wins[s] / (wins[s] + losses[s]) for s in SYSTEMS}
-
-
-@pytest.fixture(scope="module")
-def study(tmp_path_factory, repo):
-    """The tiny synthetic study (synthetic_study.py; tools/test_cluster.py runs the same one on SLURM), run."""
-    root = tmp_path_factory.mktemp("study")
-    workdir = write_workdir(root / "work", write_mirror(root / "mirror"))
-    result = subprocess.run(snakemake_command(repo, workdir), capture_output=True, text=True,
-                            env=snakemake_env(root))
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return workdir
 
 
 def test_system_level_correlations(study):
@@ -230,6 +215,8 @@ def test_a_system_named_NA_is_a_system_in_every_table(study):
         scores = read(study / f"results/scores/tiny/en-de/{metric}.sys.tsv").set_index("system")["score"]
         assert sorted(scores.index) == sorted(SYSTEMS) and scores.notna().all(), metric
     boot = read(study / "results/correlations/system_bootstrap.tsv")
+    boot = boot[(boot["dataset"] == "tiny") & (boot["lp"] == "en-de")]
+    assert len(boot) == 5 * 3  # five metrics (four scored, the user's) x three human scores
     assert boot["n_systems"].eq(len(SYSTEMS)).all() and boot["pearson_low"].notna().all()
     assert read(study / "results/significance/tiny/en-de/williams.tsv")["n_systems"].eq(len(SYSTEMS)).all()
     # Every comparison of a system with an output, NA's included (blanks, self-comparisons and ghost left out).

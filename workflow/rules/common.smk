@@ -419,6 +419,53 @@ def paper_outputs(rule_name, wanted):
     return getattr(rules, rule_name).output if wanted else []
 
 
+
+# The report (report.smk): Snakemake's report shows a PNG shrunk to its panel and a TSV or Markdown
+# file only as a download, so each reported table or figure gets an HTML page beside it
+# (results/report/<its path under results/>.html, written by mtmeta.paper.report_page), and the pages
+# are what the report shows. Category names carry no colon: Snakemake turns each category into a
+# reStructuredText link target in every caption, and "Paper: overview" would be a target "Paper" with
+# the rest as its URL, repeated once per paper category (docutils' "Duplicate explicit target name").
+REPORT_KINDS = {".tsv": "TSV", ".md": "Markdown", ".png": "figure"}
+REPORT_PAGES = {}  # page (the source's path under results/) -> caption, category, subcategory, labels
+
+
+def file_labels(path):
+    """A page's labels in the report's list: the file's name and its format."""
+    name = Path(path).name
+    return {"name": name[: -len(Path(name).suffix)], "format": REPORT_KINDS[Path(name).suffix]}
+
+
+def add_report_pages(caption, files, category, subcategory=None, labels=file_labels):
+    """Show in the report, with this caption (workflow/report/<caption>.rst) and place, the tables and
+    figures among ``files`` (a rule's outputs: its .tsv, .md and .png files; .pdf, .gz and the rest are
+    left out)."""
+    for path in files:
+        if Path(path).suffix not in REPORT_KINDS:
+            continue
+        page = Path(path).relative_to("results").as_posix()
+        if page in REPORT_PAGES:
+            raise ValueError(f"{path} is marked for the report twice")
+        REPORT_PAGES[page] = {"caption": caption, "category": category, "subcategory": subcategory,
+                              "labels": labels(path)}
+
+
+def report_page(wildcards):
+    return REPORT_PAGES[wildcards.page]
+
+
+def trained_embeddings(rules_):
+    """Every (model, language) whose word vectors some rule reads (the softened metrics' scoring, the
+    softened-BLEU paper table): the trainings whose nearest neighbours the report shows."""
+    found = re.compile(r"results/embeddings/([^/{}]+)/([^/{}]+)/(?:vectors\.bin|training\.json)")
+    pairs = {}
+    for rule_ in rules_:
+        for path in rule_.input:
+            match = found.fullmatch(path) if isinstance(path, str) else None
+            if match:
+                pairs[match.groups()] = True
+    return sorted(pairs)
+
 onstart:
     # Snakemake 9's job-rate limiter (--max-jobs-per-timespan, default 100/1s) re-runs the job selection
     # once per timespan for every job finished so far: each finished job starts another chain of

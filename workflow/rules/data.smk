@@ -119,11 +119,7 @@ rule collect_exclusions:
         reports=prepared("report.tsv"),
         summaries=prepared("summary.json"),
     output:
-        report(
-            "results/datasets/exclusions.tsv",
-            caption="../report/exclusions.rst",
-            category="Data",
-        ),
+        "results/datasets/exclusions.tsv",
     log:
         "results/logs/collect_exclusions.log",
     benchmark:

@@ -39,11 +39,7 @@ rule train_embeddings:
     output:
         vectors="results/embeddings/{model}/{lang}/vectors.bin",
         summary="results/embeddings/{model}/{lang}/training.json",
-        neighbours=report(
-            "results/embeddings/{model}/{lang}/neighbours.tsv",
-            caption="../report/embeddings.rst",
-            category="Embeddings",
-        ),
+        neighbours="results/embeddings/{model}/{lang}/neighbours.tsv",
     params:
         spec=lambda wildcards: EMBEDDINGS[wildcards.model],
         probes=lambda wildcards: config["embedding_probes"].get(wildcards.lang, []),

@@ -35,11 +35,7 @@ rule collect_system_level:
     input:
         metric_pieces("system_level", metrics_with(SYSTEM_LEVEL_LPS)),
     output:
-        tsv=report(
-            "results/correlations/system_level.tsv",
-            caption="../report/system_level.rst",
-            category="Correlations",
-        ),
+        tsv="results/correlations/system_level.tsv",
         markdown="results/correlations/system_level.md",
     params:
         order=study_order(SYSTEM_LEVEL_LPS),
@@ -116,11 +112,7 @@ rule plot_system_scatter:
     input:
         unpack(scatter_inputs),
     output:
-        png=report(
-            "results/figures/system_scatter.{metric}.png",
-            caption="../report/system_scatter.rst",
-            category="Figures",
-        ),
+        png="results/figures/system_scatter.{metric}.png",
         pdf="results/figures/system_scatter.{metric}.pdf",
     params:
         human_score=config["figure_human_score"],
@@ -139,11 +131,7 @@ rule collect_segment_level:
     input:
         metric_pieces("segment_level", metrics_with(JUDGED_LPS)),
     output:
-        tsv=report(
-            "results/correlations/segment_level.tsv",
-            caption="../report/segment_level.rst",
-            category="Correlations",
-        ),
+        tsv="results/correlations/segment_level.tsv",
         markdown="results/correlations/segment_level.md",
     params:
         order=study_order(JUDGED_LPS),
@@ -253,7 +241,7 @@ rule sweep_parameters:
     output:
         table="results/sweeps/{sweep}.tsv",
         best="results/sweeps/{sweep}.best.tsv",
-        png=report("results/sweeps/{sweep}.png", caption="../report/sweep.rst", category="Sweeps"),
+        png="results/sweeps/{sweep}.png",
         pdf="results/sweeps/{sweep}.pdf",
     params:
         sweep=sweep_config,

@@ -51,9 +51,7 @@ if TUNING:
             gamma_md="results/paper/meteor_tuning_gamma.md",
             modules="results/paper/meteor_tuning_modules.tsv",
             modules_md="results/paper/meteor_tuning_modules.md",
-            png=report(
-                "results/paper/meteor_tuning.png", caption="../report/meteor_tuning.rst", category="Paper: METEOR tuning"
-            ),
+            png="results/paper/meteor_tuning.png",
             pdf="results/paper/meteor_tuning.pdf",
         params:
             metric=metric_entry(TUNING["metric"]),
@@ -86,11 +84,7 @@ for _target, _label in SETTINGS_TARGETS.items():
             systems=[f"results/scores/{_dataset}/{_lp}/{m}.sys.tsv" for m in SETTINGS_METRICS],
             reported=repo_file("config/reported/seed002.yaml"),
         output:
-            tsv=report(
-                f"results/paper/{settings_name(_target)}.tsv",
-                caption="../report/parmesan_settings.rst",
-                category="Paper: targeted paraphrasing",
-            ),
+            tsv=f"results/paper/{settings_name(_target)}.tsv",
             markdown=f"results/paper/{settings_name(_target)}.md",
         params:
             label=_label,
@@ -119,9 +113,9 @@ if "overview" in PAPER:
             bootstrap=rules.collect_system_bootstrap.output.tsv,
             ranks=rules.test_significance.output.ranks,
         output:
-            tsv=report("results/paper/overview.tsv", caption="../report/overview.rst", category="Paper: overview"),
+            tsv="results/paper/overview.tsv",
             markdown="results/paper/overview.md",
-            png=report("results/paper/overview.png", caption="../report/overview.rst", category="Paper: overview"),
+            png="results/paper/overview.png",
             pdf="results/paper/overview.pdf",
         params:
             tau_variant=TAU_VARIANT,
@@ -145,11 +139,7 @@ if PARAPHRASED_LABELS:
         output:
             tsv=[f"results/paper/{name}.tsv" for name in PARAPHRASED_TABLES],
             markdown=[f"results/paper/{name}.md" for name in PARAPHRASED_TABLES],
-            variants=report(
-                "results/paper/parmesan_variants.md",
-                caption="../report/parmesan.rst",
-                category="Paper: targeted paraphrasing",
-            ),
+            variants="results/paper/parmesan_variants.md",
         params:
             labels=list(PARAPHRASED_LABELS.values()),
             settings=PARMESAN["settings"],
@@ -187,10 +177,10 @@ if SOFTBLEU:
                 lang=sorted({target_language(lp) for _, lp in DATASET_LPS}),
             ),
         output:
-            tsv=report("results/paper/softbleu.tsv", caption="../report/softbleu.rst", category="Paper: softened BLEU"),
+            tsv="results/paper/softbleu.tsv",
             markdown="results/paper/softbleu.md",
             embeddings="results/paper/softbleu_embeddings.md",
-            png=report("results/paper/softbleu.png", caption="../report/softbleu.rst", category="Paper: softened BLEU"),
+            png="results/paper/softbleu.png",
             pdf="results/paper/softbleu.pdf",
         params:
             metrics=[metric_entry(m) for m in SOFTBLEU_METRICS],
@@ -215,8 +205,7 @@ if WMT_BASELINES:
             bootstrap=metric_pieces("system_bootstrap", WMT_BASELINES["metrics"]),
             record=repo_file("config/reported/wmt12.yaml") if OFFICIAL else [],
         output:
-            tsv=report("results/paper/wmt_baselines.tsv", caption="../report/wmt_baselines.rst",
-                       category="Paper: WMT baselines"),
+            tsv="results/paper/wmt_baselines.tsv",
             markdown="results/paper/wmt_baselines.md",
             official="results/paper/wmt_baselines_official_vs_pairwise.tsv",
         params:
@@ -284,8 +273,7 @@ if SENSITIVITY:
         input:
             sensitivity_pieces,
         output:
-            tsv=report("results/paper/sensitivity_{dataset}_{lp}.tsv", caption="../report/sensitivity.rst",
-                       category="Paper: sensitivity"),
+            tsv="results/paper/sensitivity_{dataset}_{lp}.tsv",
             markdown="results/paper/sensitivity_{dataset}_{lp}.md",
             png="results/paper/sensitivity_{dataset}_{lp}.png",
         params:
@@ -315,22 +303,20 @@ if "mqm" in PAPER and MTME_LPS:
             system_level=rules.collect_system_level.output.tsv,
             ranks=rules.test_significance.output.ranks,
         output:
-            protocols=report("results/paper/mqm_protocols.tsv", caption="../report/mqm.rst", category="Paper: MQM"),
+            protocols="results/paper/mqm_protocols.tsv",
             protocols_md="results/paper/mqm_protocols.md",
-            ranking_png=report("results/paper/mqm_ranking.png", caption="../report/mqm.rst", category="Paper: MQM"),
+            ranking_png="results/paper/mqm_ranking.png",
             ranking_pdf="results/paper/mqm_ranking.pdf",
             translations="results/paper/mqm_human_translations.tsv",
             translations_md="results/paper/mqm_human_translations.md",
-            translations_png=report("results/paper/mqm_human_translations.png", caption="../report/mqm.rst",
-                                    category="Paper: MQM"),
+            translations_png="results/paper/mqm_human_translations.png",
             translations_pdf="results/paper/mqm_human_translations.pdf",
             categories="results/paper/mqm_categories.tsv",
             categories_md="results/paper/mqm_categories.md",
-            categories_png=report("results/paper/mqm_categories.png", caption="../report/mqm.rst",
-                                  category="Paper: MQM"),
+            categories_png="results/paper/mqm_categories.png",
             categories_pdf="results/paper/mqm_categories.pdf",
             eras="results/paper/eras.tsv",
-            eras_md=report("results/paper/eras.md", caption="../report/mqm.rst", category="Paper: MQM"),
+            eras_md="results/paper/eras.md",
         log:
             "results/logs/paper_mqm.log",
         benchmark:
@@ -355,8 +341,7 @@ if OFFICIAL:
             resources=metric_resource_files(OFFICIAL["as_run"]["meteor"], [target_language(lp) for _, lp in OFFICIAL_LPS])
             + source_inputs("meteor_jar"),
         output:
-            tsv=report("results/paper/official_wmt12.tsv", caption="../report/official.rst",
-                       category="Paper: official record"),
+            tsv="results/paper/official_wmt12.tsv",
             markdown="results/paper/official_wmt12.md",
             factors="results/paper/official_wmt12_factors.tsv",
         params:
@@ -393,7 +378,7 @@ rule paper_ledger:
         sensitivity=SENSITIVITY_TABLES,
         official=[rules.paper_official_wmt12.output.tsv] if OFFICIAL else [],
     output:
-        tsv=report("results/paper/ledger.tsv", caption="../report/ledger.rst", category="Paper: ledger"),
+        tsv="results/paper/ledger.tsv",
         markdown="results/paper/ledger.md",
     log:
         "results/logs/paper_ledger.log",

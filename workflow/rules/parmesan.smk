@@ -40,16 +40,7 @@ rule paraphrase_references:
         segments=setting_outputs("segments.parquet"),
         references=[directory(path) for path in setting_outputs("references")],
         substitutions=setting_outputs("substitutions.tsv.gz"),
-        samples=[
-            report(
-                path,
-                caption="../report/parmesan_samples.rst",
-                category="Paper: targeted paraphrasing",
-                subcategory="Substitution samples",
-                labels={"data": "{dataset} {lp}", "setting": setting},
-            )
-            for setting, path in zip(PARMESAN["settings"], setting_outputs("samples.tsv"))
-        ],
+        samples=setting_outputs("samples.tsv"),
         summary=setting_outputs("summary.json"),
     params:
         settings=PARMESAN["settings"],
@@ -130,7 +121,7 @@ rule sweep_paraphrase_share:
     output:
         table="results/parmesan/appendix.tsv",
         rankings="results/parmesan/appendix_rankings.tsv.gz",
-        png=report("results/parmesan/appendix.png", caption="../report/parmesan_appendix.rst", category="Paper: targeted paraphrasing"),
+        png="results/parmesan/appendix.png",
         pdf="results/parmesan/appendix.pdf",
     params:
         appendix=PARMESAN_APPENDIX,

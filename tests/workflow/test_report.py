@@ -1,0 +1,169 @@
+"""The Snakemake report. Every caption of the default study renders without a docutils message (docutils
+alone, as Snakemake renders it). In a real headless Chromium (tools/report_browser.py): the synthetic
+study's report shows every table and figure, with no docutils message; and the check fails on each of
+the problems the report had (a category with a colon, a TSV marked for the report, a table without rows,
+a shrunk figure).
+
+The browser tests need Debian's chromium and chromium-driver: `make test-report` (as root) installs them,
+and so does CI before the tests (.ci/run). Where they are missing they are skipped, except in CI, where
+they fail."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import jinja2
+import pytest
+from docutils.core import publish_parts
+from synthetic_study import REPORT_CATEGORIES, REPORT_EMPTY_TABLES, REPORT_RESULTS, snakemake_command, snakemake_env
+
+pytestmark = pytest.mark.workflow
+
+
+# The default study's report pages as report.smk declares them (caption, category, subcategory, labels),
+# read from the loaded workflow (no DAG), in a subprocess of its own as test_lint.py does.
+PAGES_PROGRAM = """
+import json, sys
+from pathlib import Path
+from snakemake.api import SnakemakeApi
+from snakemake.settings.types import ConfigSettings, OutputSettings, Quietness, ResourceSettings
+
+repo, workdir = Path(sys.argv[1]), Path(sys.argv[2])
+with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
+    workflow = api.workflow(
+        resource_settings=ResourceSettings(), snakefile=repo / "Snakefile", workdir=workdir,
+        config_settings=ConfigSettings(configfiles=[repo / "config/sources.yaml", repo / "config/config.yaml"]),
+    )._workflow
+    print(json.dumps(workflow.globals["REPORT_PAGES"]))
+"""
+# What Snakemake 9.27 appends to every caption before docutils reads it (snakemake/report/__init__.py,
+# auto_report's rst_links): a link target per category and per result file name.
+RST_LINKS = """
+
+.. _Workflow: javascript:show_panel('workflow')
+.. _Statistics: javascript:show_panel('statistics')
+{% for category in categories %}
+.. _{{ category }}: javascript:app.showCategory('{{ category|urlencode }}')
+{% endfor %}
+{% for name, path in files %}
+.. _{{ name }}: javascript:app.showResultInfo('{{ path|urlencode }}')
+{% endfor %}
+"""
+
+
+def docutils_warnings(caption: str, categories, files) -> str:
+    """Everything docutils says about a caption as Snakemake renders it (StrictUndefined: a caption that
+    reads wildcards, which the page rules do not have, fails here instead of rendering empty)."""
+    env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    text = env.from_string(caption + RST_LINKS).render(categories=categories, files=files)
+    stream = io.StringIO()
+    body = publish_parts(text, writer="html", settings_overrides={"warning_stream": stream})["body"]
+    return stream.getvalue() + ("System Message" if "system-message" in body else "")
+
+
+def test_every_caption_renders_without_docutils_messages(repo, tmp_path):
+    result = subprocess.run([sys.executable, "-c", PAGES_PROGRAM, str(repo), str(tmp_path)], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    pages = json.loads(result.stdout.strip().splitlines()[-1])
+    assert len(pages) == 120
+    categories = sorted({spec["category"] for spec in pages.values()})
+    assert categories == ["Correlations", "Data", "Embeddings", "Figures", "Paper", "Sweeps"]
+    # One target per file name, the first result's (Snakemake skips the other results of the same name).
+    files = list({Path(page).name + ".html": f"results/report/{page}.html" for page in reversed(pages)}.items())
+    captions = sorted({spec["caption"] for spec in pages.values()})
+    assert len(captions) == 18 and {p.stem for p in (repo / "workflow/report").glob("*.rst")} == {*captions, "workflow"}
+    for caption in [*captions, "workflow"]:
+        text = (repo / "workflow/report" / f"{caption}.rst").read_text(encoding="utf-8")
+        assert docutils_warnings(text, categories, files) == "", caption
+    # The check finds what the report had: "Paper: ..." categories are targets "Paper", twice.
+    old = docutils_warnings("A caption.", ["Paper: overview", "Paper: ledger"], files)
+    assert 'Duplicate explicit target name: "paper"' in old
+
+
+@pytest.fixture(scope="module")
+def browser_check(repo):
+    """tools/report_browser.py, when Chromium and ChromeDriver are installed."""
+    spec = importlib.util.spec_from_file_location("report_browser", repo / "tools" / "report_browser.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("report_browser", module)  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    if not module.browser_available():
+        if os.environ.get("CI") == "true":
+            pytest.fail("Chromium is not installed in CI: .ci/run installs it (tools/test_report.py --install-only)")
+        pytest.skip("Debian's chromium and chromium-driver are not installed: `make test-report` (as root) installs "
+                    "them")
+    return module
+
+
+def test_the_synthetic_studys_report_shows_every_result(study, repo, tmp_path, browser_check):
+    report = tmp_path / "report.html"
+    result = subprocess.run(snakemake_command(repo, study, "--report", str(report)), capture_output=True, text=True,
+                            env=snakemake_env(tmp_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert browser_check.docutils_messages(result.stdout + result.stderr) == []
+    screenshots = {"landing": "landing.png", "results/report/paper/overview.png.html": "overview.png"}
+    seen = browser_check.check_report(report, tmp_path / "shots", screenshots, set(REPORT_EMPTY_TABLES))
+    assert seen.problems == []
+    assert len(seen.results) == REPORT_RESULTS
+    assert {r["mime"] for r in seen.results.values()} == {"text/html"}
+    assert all(r["labels"] for r in seen.results.values())
+    assert set(seen.categories) == REPORT_CATEGORIES
+    assert set(seen.categories["Paper"]) == {"Overview", "Softened BLEU", "Targeted paraphrasing",
+                                             "Substitution samples", "Ledger"}
+    overview = seen.results["results/report/paper/overview.tsv.html"]["page"]
+    assert overview["tables"] == [{"head": 20, "rows": 9, "noticed": False}]  # 4 evaluator + 5 tiny metrics
+    figure = seen.results["results/report/paper/overview.png.html"]["page"]["figures"][0]
+    assert figure["shown"] == figure["natural"] > 0  # at its natural size
+    assert all(path.stat().st_size > 10_000 for path in seen.screenshots)
+
+
+BROKEN_WORKFLOW = """
+rule all:
+    input: "a.tsv", "b.html", "c.png"
+
+rule a:
+    output: report("a.tsv", caption="caption.rst", category="Paper: one")
+    shell: "printf 'x\\\\ty\\\\n1\\\\t2\\\\n' > {output}"
+
+rule b:
+    output: report("b.html", caption="caption.rst", category="Paper: two")
+    shell: "echo '<table><thead><tr><th>x</th></tr></thead><tbody></tbody></table>' > {output}"
+
+rule c:
+    output: report("c.png", caption="caption.rst", category="Figures")
+    run:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        plt.figure(figsize=(30, 2)).savefig(output[0], dpi=100)
+"""
+
+
+def test_the_check_fails_on_each_problem_the_report_had(tmp_path, browser_check):
+    """What the study's report used to do, in a three-rule workflow: categories "Paper: ..." (docutils reads
+    a target "Paper" twice), a TSV (a download link only), a table without rows, a 3000-pixel PNG."""
+    (tmp_path / "Snakefile").write_text(textwrap.dedent(BROKEN_WORKFLOW))
+    (tmp_path / "caption.rst").write_text("A caption.\n")
+    snakemake = [os.path.join(os.path.dirname(sys.executable), "snakemake"), "--cores", "1", "-d", str(tmp_path),
+                 "-s", str(tmp_path / "Snakefile")]
+    env = snakemake_env(tmp_path)
+    assert subprocess.run(snakemake, capture_output=True, text=True, env=env).returncode == 0
+    result = subprocess.run([*snakemake, "--report", str(tmp_path / "report.html")], capture_output=True, text=True,
+                            env=env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert any('Duplicate explicit target name: "paper"' in line
+               for line in browser_check.docutils_messages(result.stderr))
+    seen = browser_check.check_report(tmp_path / "report.html", tmp_path / "shots", expect_empty=set())
+    problems = "\n".join(seen.problems)
+    assert "a.tsv: caption:" in problems and "System Message" in problems  # the warning, in every caption
+    assert "a.tsv: the report cannot show it (text/tab-separated-values: a download link only)" in problems
+    assert "b.html: table 1 renders empty (1 columns, no rows, no notice)" in problems
+    assert "c.png: figure shown" in problems and "narrower than its 3000 px" in problems
