@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -96,6 +97,7 @@ def workdir(tmp_path_factory, mirror):
         (root / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     (root / "mine.seg.tsv").write_text("dataset\tlp\tsystem\tseg_id\tscore\n")
     (root / "mine.sys.tsv").write_text("dataset\tlp\tsystem\tscore\n")
+    shutil.copytree(REPO / "config", root / "config")  # the config files the docs check (config/examples/...)
     return root
 
 

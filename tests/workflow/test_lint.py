@@ -34,8 +34,10 @@ print(json.dumps(rules))
 
 # Rules that only join or tabulate small finished tables, in seconds (results/benchmarks/): not
 # worth a cluster job. The target rules (no script) are local anyway.
-LOCAL_RULES = {"collect_exclusions", "collect_system_level", "collect_segment_level", "paper_parmesan",
-               "paper_wmt_baselines", "paper_ledger", "tables", "paper", "all"}
+# The joins of per-metric pieces and the small paper tables: seconds each, not worth a cluster job.
+LOCAL_RULES = {"collect_exclusions", "collect_system_level", "collect_segment_level", "collect_system_bootstrap",
+               "collect_protocols", "collect_categories", "collect_clusters", "paper_parmesan",
+               "paper_sensitivity", "paper_wmt_baselines", "paper_ledger", "tables", "paper", "all"}
 
 
 @pytest.fixture(scope="module")
