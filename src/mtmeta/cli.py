@@ -420,6 +420,8 @@ class _UnusableStdin:
     """Standard input when it is closed (``<&-``): reading it is an error that says so, not an
     AttributeError or an empty text."""
 
+    closed = True  # what a reader that checks first (cli_score) sees
+
     def __init__(self, problem: str):
         self.problem = problem
 

@@ -6,7 +6,8 @@ import sacrebleu
 
 from mtmeta.cli import build_parser, main
 
-COMMANDS = ["sources", "fetch", "prepare", "score", "metrics", "human-scores", "correlate", "evaluate", "check-config"]
+COMMANDS = ["sources", "fetch", "prepare", "score", "metrics", "human-scores", "correlate", "evaluate", "check-config",
+            "export-scores"]
 
 
 def test_every_command_has_help(capsys):
@@ -48,7 +49,7 @@ def test_score_takes_config_ids_and_set_overrides_their_parameters(tmp_path, cap
     assert "norm:no" in plain[1] and float(plain[0]) > float(normalised[0])  # -N splits "man." as the ref does
     assert main(["score", "ter-wnt", "--hyp", str(hyp), "--ref", str(ref)]) == 2
     err = capsys.readouterr().err
-    assert "unknown metric 'ter-wnt'; did you mean 'ter-wmt' or 'ter'" in err
+    assert "unknown metric 'ter-wnt'; did you mean 'ter-wmt' or " in err and "'ter'?" in err
     assert "(registered metrics: bleu, chrf" in err and "ids configured in " in err and "config.yaml: bleu-w2v" in err
 
 

@@ -173,8 +173,8 @@ def test_a_rerun_replaces_the_earlier_tables_whole(study, capsys):
     code, _, err = evaluate(capsys, study, "--system", system_file, "--out", out)
     assert code == 0, err
     # The first run's bootstrap and segment-level tables are not left beside the second run's.
-    assert sorted(p.name for p in out.iterdir()) == ["meng.tsv", "notes.txt", "ranks.tsv", "system_level.tsv",
-                                                     "williams.tsv"]
+    assert sorted(p.name for p in out.iterdir()) == ["clusters.tsv", "meng.tsv", "notes.txt", "ranks.tsv",
+                                                     "system_level.tsv", "williams.tsv"]
 
 
 def test_a_full_disk_names_the_file_and_keeps_the_previous_tables(study, capsys, monkeypatch):
@@ -252,8 +252,7 @@ def test_standard_streams_that_cannot_be_used(tmp_path):
         (command("correlate", scores, human, stdout=">&-"),
          "mtmeta correlate: error: standard output is closed; expected a terminal, a file or a pipe to write to\n"),
         (command("score", "bleu", "--ref", scores, stdin="<&-"),
-         "mtmeta score: error: <stdin>: standard input is closed; expected text on standard input, or a file named "
-         "on the command line\n"),
+         "mtmeta score: error: <stdin>: standard input is closed; expected hypotheses on standard input, or -i FILE\n"),
     ]
     for argv, message in cases:
         result = subprocess.run(argv, capture_output=True, text=True, timeout=120)

@@ -1,3 +1,5 @@
+import hashlib
+
 import pytest
 
 from mtmeta.data.fetch import fetch, plan_fetch
@@ -11,8 +13,10 @@ def english_function_words(tmp_path):
     def make(words: list[str]):
         mirror = tmp_path / "mirror"
         mirror.mkdir(exist_ok=True)
-        (mirror / "english.words").write_text("".join(f"{word}\n" for word in words))
-        spec = {"upstream": {"url": "http://example.invalid/english.words"}, "mirror": {"path": "english.words"}}
+        text = "".join(f"{word}\n" for word in words).encode()
+        (mirror / "english.words").write_bytes(text)
+        spec = {"upstream": {"url": "http://example.invalid/english.words"},
+                "mirror": {"path": "english.words", "sha256": hashlib.sha256(text).hexdigest()}}
         fetch(plan_fetch("function_words_en", spec, mirror), tmp_path / "resources" / "function_words_en")
         return tmp_path / "resources"
 
