@@ -36,13 +36,15 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["prepare_dataset"] == counts["tokenize_segments"] == 31
     assert counts["assemble_wmt21"] == 1 and counts["categorise_mqm_errors"] == 2
     # One scoring job per metric id, for all the pairs it is scored on: the 16 of every pair, seed
-    # 001's three and seed 002's six; and one per metric scored against paraphrased references.
+    # 001's three and seed 002's six, the three neural metrics' external scores, and the official
+    # record's METEOR (meteor-wmt12); and one per metric scored against paraphrased references.
     scoring = {rule for rule in counts if rule.startswith("score_") and not rule.startswith("score_paraphrased_")}
-    assert len(scoring) == 16 + 3 + 6 + 3 and {counts[rule] for rule in scoring} == {1}
+    assert len(scoring) == 16 + 3 + 6 + 3 + 1 and "score_meteor_wmt12" in scoring and {counts[rule] for rule in scoring} == {1}
     assert {"score_bleurt_20", "score_comet_mqm_2021", "score_comet_qe_mqm_2021"} <= scoring
     assert {"score_bleu", "score_chrfpp", "score_ter_wmt", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
     # One meta-evaluation job per metric id (all its pairs), joined by one job per table.
-    assert counts["evaluate_metric"] == 16 + 3 + 6 + 3
+    assert counts["evaluate_metric"] == 16 + 3 + 6 + 3 + 1
+    assert counts["paper_official_wmt12"] == 1
     assert counts["collect_system_level"] == counts["collect_protocols"] == counts["collect_categories"] == 1
     assert counts["plot_system_scatter"] == 16 + 3  # one figure per study-wide metric and user's metric
     # Seed 000: one word2vec model per target language (en, cs, de, es, fr, hi, ru).
