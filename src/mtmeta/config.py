@@ -531,6 +531,23 @@ def _check_checksums(config: dict) -> None:
                           "the file once by hand, check it, and pin its sha256 there")
 
 
+def _typed_overrides(value):
+    """Snakemake parses ``--config key={a: 1}`` with YAML's base loader, which keeps every nested value
+    a string ('1'); read such a string as YAML does in a config file (an integer, a float, a boolean),
+    so that the schema checks the value the user meant. Top-level values Snakemake already types."""
+    if isinstance(value, dict):
+        return {key: _typed_overrides(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_typed_overrides(item) for item in value]
+    if isinstance(value, str):
+        try:
+            typed = yaml.safe_load(value)
+        except yaml.YAMLError:
+            return value
+        return typed if isinstance(typed, bool | int | float) else value
+    return value
+
+
 def load_config(paths: str | Path | list | tuple | None = None, overrides: dict | None = None,
                 checksums: bool = True) -> dict:
     """The study's configuration, as the Snakefile and every ``mtmeta`` command read it: the config
@@ -549,7 +566,7 @@ def load_config(paths: str | Path | list | tuple | None = None, overrides: dict 
         config = merge(config, loaded)
         files += read
     if overrides:
-        config = merge(config, dict(overrides))
+        config = merge(config, _typed_overrides(dict(overrides)))
     catalogue = catalogue_of(files)
     if catalogue is not None:
         base = _read_mapping(catalogue)

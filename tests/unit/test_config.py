@@ -280,3 +280,14 @@ def test_every_source_the_study_fetches_needs_a_sha256_of_its_origin(tmp_path):
     del raw["sources"]["wmt12_data"]["mirror"]["sha256"]
     with pytest.raises(ConfigError, match=r"sources/wmt12_data/mirror: 'sha256' is a required property"):
         validate_config(merge(raw, yaml.safe_load(DEFAULT_CONFIG.read_text())))
+
+
+def test_nested_command_line_values_are_typed_as_in_a_config_file():
+    """snakemake --config bootstrap={draws: 100} gives {'draws': '100'} (YAML's base loader): the
+    schema must see the integer, and a value of the wrong type is still refused."""
+    from snakemake.cli import parse_config
+
+    config = load_config(overrides=parse_config(["bootstrap={draws: 100, seed: 7}"]), checksums=False)
+    assert config["bootstrap"]["draws"] == 100 and config["bootstrap"]["seed"] == 7
+    with pytest.raises(ConfigError, match=r"bootstrap/draws: 'many' is not of type 'integer'"):
+        load_config(overrides=parse_config(["bootstrap={draws: many}"]), checksums=False)

@@ -61,7 +61,7 @@ def test_a_study_on_an_mt_metrics_eval_directory(repo, tmp_path, mtme_data):
 
     (tmp_path / MTME_LINK).symlink_to(mtme_data)
     example = repo / "config/examples/mtme-directory.yaml"
-    result = snakemake(repo, tmp_path, example, "--quiet", "tables", "--config", "bootstrap={draws: 100}",
+    result = snakemake(repo, tmp_path, example, "tables", "--quiet", "rules", "--config", "bootstrap={draws: 100}",
                        "permutation={draws: 100}")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     table = pd.read_csv(tmp_path / "results/correlations/system_level.tsv", sep="\t")
