@@ -1,6 +1,7 @@
 """METEOR's compiled aligner against its readable Python reference on real output: identical
 statistics segment by segment (English with every module; Czech with Meteor's Czech preset)."""
 
+import gzip
 import importlib.util
 from pathlib import Path
 
@@ -41,10 +42,35 @@ def meteor_english_table() -> Path:
     return Path(list(spec.submodule_search_locations)[0]) / "meteor" / "data" / "paraphrase-en.gz"
 
 
-def test_english_every_module(fetch_sources):
-    table = meteor_english_table()
+@pytest.fixture(scope="module")
+def english_sample(fetch_sources, tmp_path_factory):
+    """(resources, rows, table): 300 WMT13 de-en segments of two systems and the entries of Meteor's
+    English table that can match against their references, in table order. ParaphraseTable keeps an
+    entry only if a side is a reference n-gram (no other entry can ever match), so this table gives
+    exactly the candidates of the whole one on these segments, and each test reads 2 MB instead of
+    the 5-million-entry file (about a minute a read here). The whole table is read in the test after."""
+    from mtmeta.lexicons.paraphrases import reference_phrases
+
     resources, rows = segments(fetch_sources, "meteor-backends-en", ["wmt13_data", "function_words_en", "wordnet"],
                                "wmt13", "de-en", 300)
+    whole = meteor_english_table()
+    tokens = metrics.get("meteor", lang="en", paraphrase=str(whole))._tokenizer
+    # Lowercased on both sides: a superset of the entries either casing keeps.
+    keep = reference_phrases([word.lower() for word in tokens(ref)] for ref in rows["reference"])
+    table = tmp_path_factory.mktemp("meteor-en-sample") / "paraphrase-en-sample.gz"
+    kept = 0
+    with gzip.open(whole, "rt", encoding="utf-8") as source, gzip.open(table, "wt", encoding="utf-8") as out:
+        for probability, phrase, paraphrase in zip(source, source, source, strict=True):
+            sides = (" ".join(phrase.lower().split()), " ".join(paraphrase.lower().split()))
+            if sides[0] in keep or sides[1] in keep:
+                out.write(probability + phrase + paraphrase)
+                kept += 1
+    assert kept > 10_000, kept
+    return resources, rows, table
+
+
+def test_english_every_module(english_sample):
+    resources, rows, table = english_sample
     compiled, python = both_backends(resources, rows, "en", paraphrase=str(table))
     np.testing.assert_array_equal(compiled, python)
     assert len(compiled) == 600 and (compiled[:, 4:20].reshape(-1, 4, 4).sum(axis=(0, 2)) > 0).all()  # all modules
@@ -102,13 +128,12 @@ def compiled_candidates(arrays, pairs):
 
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
-def test_paraphrase_candidates_equal_direct_lookup(fetch_sources, lang):
+def test_paraphrase_candidates_equal_direct_lookup(request, fetch_sources, lang):
     from mtmeta.lexicons.paraphrases import ParaphraseTable, reference_phrases
 
     if lang == "en":
-        params = {"paraphrase": str(meteor_english_table())}
-        resources, rows = segments(fetch_sources, "meteor-backends-en", ["wmt13_data", "function_words_en", "wordnet"],
-                                   "wmt13", "de-en", 300)
+        resources, rows, table = request.getfixturevalue("english_sample")
+        params = {"paraphrase": str(table)}
     else:
         params = {}
         resources, rows = segments(fetch_sources, "meteor-backends-cs",
