@@ -39,7 +39,8 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # 001's three and seed 002's six, the three neural metrics' external scores, and the official
     # record's METEOR (meteor-wmt12); and one per metric scored against paraphrased references.
     scoring = {rule for rule in counts if rule.startswith("score_") and not rule.startswith("score_paraphrased_")}
-    assert len(scoring) == 16 + 3 + 6 + 3 + 1 and "score_meteor_wmt12" in scoring and {counts[rule] for rule in scoring} == {1}
+    assert len(scoring) == 16 + 3 + 6 + 3 + 1 and "score_meteor_wmt12" in scoring
+    assert {counts[rule] for rule in scoring} == {1}
     assert {"score_bleurt_20", "score_comet_mqm_2021", "score_comet_qe_mqm_2021"} <= scoring
     assert {"score_bleu", "score_chrfpp", "score_ter_wmt", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
     # One meta-evaluation job per metric id (all its pairs), joined by one job per table.

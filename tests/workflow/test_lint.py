@@ -9,32 +9,21 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from loaded_workflow import LOADED_WORKFLOW  # tests/workflow/: the test file's directory is on sys.path
 
 REPO = Path(__file__).resolve().parents[2]
 
 # The workflow's rules as Snakemake loads them (no DAG): name, whether it runs anything, its declared
 # resources, whether it is local. Through the Python API (Snakemake is pinned in requirements.lock;
 # WorkflowApi._workflow is what `snakemake --list-rules` uses), in a subprocess of its own.
-RULES_PROGRAM = """
-import json, sys
-from pathlib import Path
-from snakemake.api import SnakemakeApi
-from snakemake.settings.types import ConfigSettings, OutputSettings, Quietness, ResourceSettings
-
-repo, workdir = Path(sys.argv[1]), Path(sys.argv[2])
-with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
-    workflow = api.workflow(
-        resource_settings=ResourceSettings(), snakefile=repo / "Snakefile", workdir=workdir,
-        config_settings=ConfigSettings(configfiles=[repo / "config/sources.yaml", repo / "config/config.yaml"]),
-    )._workflow
+RULES_PROGRAM = LOADED_WORKFLOW + """
     rules = [{"name": rule.name, "runs": not rule.norun, "resources": sorted(rule.resources),
               "local": rule.name in workflow._localrules} for rule in workflow.rules]
 print(json.dumps(rules))
 """
 
-# Rules that only join or tabulate small finished tables, in seconds (results/benchmarks/): not
-# worth a cluster job. The target rules (no script) are local anyway.
-# The joins of per-metric pieces and the small paper tables: seconds each, not worth a cluster job.
+# Rules that only join per-metric pieces or tabulate small finished tables, in seconds
+# (results/benchmarks/): not worth a cluster job. The target rules (no script) are local anyway.
 LOCAL_RULES = {"collect_exclusions", "collect_system_level", "collect_segment_level", "collect_system_bootstrap",
                "collect_protocols", "collect_categories", "collect_clusters", "paper_parmesan",
                "paper_sensitivity", "paper_wmt_baselines", "paper_ledger", "tables", "paper", "all"}

@@ -22,6 +22,7 @@ from pathlib import Path
 import jinja2
 import pytest
 from docutils.core import publish_parts
+from loaded_workflow import LOADED_WORKFLOW
 from synthetic_study import REPORT_CATEGORIES, REPORT_EMPTY_TABLES, REPORT_RESULTS, snakemake_command, snakemake_env
 
 pytestmark = pytest.mark.workflow
@@ -29,19 +30,7 @@ pytestmark = pytest.mark.workflow
 
 # The default study's report pages as report.smk declares them (caption, category, subcategory, labels),
 # read from the loaded workflow (no DAG), in a subprocess of its own as test_lint.py does.
-PAGES_PROGRAM = """
-import json, sys
-from pathlib import Path
-from snakemake.api import SnakemakeApi
-from snakemake.settings.types import ConfigSettings, OutputSettings, Quietness, ResourceSettings
-
-repo, workdir = Path(sys.argv[1]), Path(sys.argv[2])
-with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
-    workflow = api.workflow(
-        resource_settings=ResourceSettings(), snakefile=repo / "Snakefile", workdir=workdir,
-        config_settings=ConfigSettings(configfiles=[repo / "config/sources.yaml", repo / "config/config.yaml"]),
-    )._workflow
-    print(json.dumps(workflow.globals["REPORT_PAGES"]))
+PAGES_PROGRAM = LOADED_WORKFLOW + """    print(json.dumps(workflow.globals["REPORT_PAGES"]))
 """
 # What Snakemake 9.27 appends to every caption before docutils reads it (snakemake/report/__init__.py,
 # auto_report's rst_links): a link target per category and per result file name.
