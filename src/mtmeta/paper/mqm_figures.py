@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtmeta.paper.figures import MIN_FONT, fixed_tight_layout, plt, save, text_color_on
+from mtmeta.paper.figures import MIN_FONT, fixed_tight_layout, plt, save, text_color_on, top_title
 from mtmeta.paper.mqm import MIN_ITEMS
 
 # One colour per significance cluster (Okabe-Ito, colour-blind safe), repeating after the sixth.
@@ -40,8 +40,10 @@ def ranking_figure(panels: list[dict], outputs: list[str | Path]):
         ax.grid(axis="x", linewidth=0.3)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    fig.suptitle("Metrics ranked on the MQM sets; (n) and colour: significance cluster (1 = top; permutation tests, "
-                 "p <= 0.05); lines: 95% intervals (systems and segments resampled)", fontsize=MIN_FONT + 2)
+    # At a fixed distance below the top edge: matplotlib's default height fraction sinks into the first
+    # row of panels of a tall figure (seven rankings).
+    top_title(fig, "Metrics ranked on the MQM sets; (n) and colour: significance cluster (1 = top; permutation "
+                   "tests, p <= 0.05); lines: 95% intervals (systems and segments resampled)", MIN_FONT + 2)
     fixed_tight_layout(fig)
     save(fig, outputs)
     return fig
@@ -68,8 +70,8 @@ def human_translations_figure(table: pd.DataFrame, outputs: list[str | Path]):
     if sets:
         handles, labels = axes.flat[0].get_legend_handles_labels()
         fig.legend(handles, labels, fontsize=MIN_FONT + 1, loc="lower center", ncols=2, frameon=False)
-    fig.suptitle("What human translations do to each metric's correlation\n(references other than the standard "
-                 "one, scored as systems)", fontsize=MIN_FONT + 2)
+    top_title(fig, "What human translations do to each metric's correlation\n(references other than the standard "
+                   "one, scored as systems)", MIN_FONT + 2)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     fig.set_layout_engine(None)
     save(fig, outputs)
@@ -105,8 +107,8 @@ def categories_figure(table: pd.DataFrame, outputs: list[str | Path]):
         bar = fig.colorbar(image, ax=ax, shrink=0.8)
         bar.set_label(f"Kendall tau-b, item-grouped (scale ±{limit:.2f})", fontsize=MIN_FONT + 1)
         bar.ax.tick_params(labelsize=MIN_FONT)
-    fig.suptitle(f"Where metrics go blind: agreement with MQM counting one kind of error only (n/a: varies within "
-                 f"fewer than {MIN_ITEMS} source segments)", fontsize=MIN_FONT + 2)
+    top_title(fig, f"Where metrics go blind: agreement with MQM counting one kind of error only (n/a: varies "
+                   f"within fewer than {MIN_ITEMS} source segments)", MIN_FONT + 2)
     fixed_tight_layout(fig)
     save(fig, outputs)
     return fig

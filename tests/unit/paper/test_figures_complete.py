@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from matplotlib.text import Text
 
-from mtmeta.paper import figures
+from mtmeta.paper import figures, mqm_figures
 from mtmeta.paper.sensitivity import METEOR_MODES, NOT_APPLICABLE, text_variants
 
 BLEU = "BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|order:4|sacrebleu:2.6.0|mtmeta:0.1.0"
@@ -135,7 +135,18 @@ def all_figures(tmp_path):
         "sweep": figures.sweep_figure(sweep_table((0.5, 0.5)), ["alpha", "gamma"], "a sweep", []),
         "share": figures.share_figure(share, 0.79, "wmt12 en-cs, bleu", []),
         "softbleu": figures.softbleu_figure(table, [], bootstrap=bootstrap),
+        "mqm ranking": mqm_figures.ranking_figure(ranking_panels(7, 16), []),
     }
+
+
+def ranking_panels(panels: int, metrics: int) -> list[dict]:
+    """The MQM ranking figure's input at the study's size: seven rankings of 16-19 metrics."""
+    values = np.linspace(0.9, 0.3, metrics)
+    table = pd.DataFrame({"metric": [f"metric-{k}" for k in range(metrics)], "value": values,
+                          "rank": np.repeat([1, 2, 3, 4], -(-metrics // 4))[:metrics],
+                          "low": values - 0.3, "high": np.minimum(values + 0.1, 1.0)})
+    return [{"title": f"set {k}: system-level Pearson with mqm", "xlabel": "Pearson (MT systems)", "table": table}
+            for k in range(panels)]
 
 
 def drawn_texts(fig):
