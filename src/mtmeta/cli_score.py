@@ -93,7 +93,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "`mtmeta metrics`), with --ref or -t. sacrebleu's form: reference files, metrics with -m")
     p.add_argument("-m", "--metrics", nargs="+", metavar="METRIC",
                    help="metrics to score (sacrebleu's form; default bleu): any registered metric or config id")
-    p.add_argument("-i", "--input", "--hyp", dest="input", nargs="+", metavar="FILE",
+    # extend: a repeated --hyp adds systems (with store, the last one silently replaced the others)
+    p.add_argument("-i", "--input", "--hyp", dest="input", nargs="+", action="extend", metavar="FILE",
                    help="hypothesis file(s), one segment per line (UTF-8, or gzipped); several: one system each (the "
                         "first is the baseline of a paired test). None: standard input, whose tab-separated columns "
                         "are systems as in sacrebleu; - reads standard input as one file")

@@ -139,6 +139,8 @@ def test_a_baseline_repeated_in_a_paired_test_is_dropped_with_a_note(files, caps
     (["ref1.txt", "-i", "hyp.txt", "."], ".: is a directory, given as a hypothesis file"),
     (["bleu", "--ref", "ref1.txt", "--hyp", "hyp.txt", "sys2.txt", "hyp.txt"],
      "-i/--hyp: hyp.txt is given twice (positions 1 and 3); a system is named by its path"),
+    (["bleu", "--ref", "ref1.txt", "--hyp", "hyp.txt", "--hyp", "hyp.txt"],  # the flag repeated, not replaced
+     "-i/--hyp: hyp.txt is given twice (positions 1 and 2); a system is named by its path"),
     (["bleu", "--ref", "ref1.txt", "--hyp", "hyp.txt", "--config", "/nonexistent.yaml"],
      "config file /nonexistent.yaml not found"),
     (["bleu", "--ref", "ref1.txt", "--hyp", "hyp.txt", "--set", "tokenize=[unclosed"],
