@@ -48,7 +48,10 @@ def snapshot(study: Path) -> dict[str, str]:
 
 
 def run(study: Path, *arguments: str) -> tuple[float, Counter, str]:
-    snakemake = str(Path(sys.executable).parent / "snakemake")
+    # The study's own virtualenv: its package is an editable install of its own src/, so another
+    # study's Snakemake would run this study's rules with the other study's code.
+    own = study / ".venv" / "bin" / "snakemake"
+    snakemake = str(own if own.exists() else Path(sys.executable).parent / "snakemake")
     start = time.perf_counter()
     result = subprocess.run([snakemake, "--cores", "2", *arguments], cwd=study, capture_output=True, text=True)
     seconds = time.perf_counter() - start
