@@ -12,7 +12,7 @@ Factors, each changed alone and measured on every WMT12 pair (a table like the s
   so sacreBLEU's 13a, also breaks at no-break and other Unicode spaces);
 - TER: tercom's ``-N`` (``ter-wmt``) against sacreBLEU's default;
 - every metric: one system left out (the published correlations give no system counts).
-Pure functions; the rule's script reads and re-scores.
+Pure functions; rule rescore_official_wmt12's script re-scores, paper_official_wmt12's reads and joins.
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ import re
 import pandas as pd
 
 from mtmeta.stats.correlation import correlations
+
+# The re-scored variants (rule rescore_official_wmt12's table, one row per pair, variant and system).
+BLEU_ASCII = "bleu-ascii-space"
+METEOR_NO_PARAPHRASE = "meteor-no-paraphrase"
 
 # Characters Python's str.split breaks at that are not ASCII whitespace (mteval's Perl \s does not).
 NON_ASCII_SPACE = re.compile("[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
