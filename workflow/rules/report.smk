@@ -48,7 +48,9 @@ for _caption in dict.fromkeys(spec["caption"] for spec in REPORT_PAGES.values())
         name:
             f"report_{_caption}"
         input:
-            "results/{page}",
+            source="results/{page}",
+            # The page's code: editing it remakes the pages (as a metric's code reruns its scores).
+            code=repo_file("src/mtmeta/paper/report_page.py"),
         output:
             report(
                 "results/report/{page}.html",
@@ -67,7 +69,7 @@ for _caption in dict.fromkeys(spec["caption"] for spec in REPORT_PAGES.values())
             runtime=5,
         shell:
             # This Python (the virtualenv's, which has mtmeta) whether or not the virtualenv is active.
-            f"{shlex.quote(sys.executable)} -m mtmeta.paper.report_page {{input:q}} {{output:q}} 2> {{log:q}}"
+            f"{shlex.quote(sys.executable)} -m mtmeta.paper.report_page {{input.source:q}} {{output:q}} 2> {{log:q}}"
 
 
 rule report_pages:

@@ -15,6 +15,12 @@ grid, so that an empty table is told apart from a broken page (tools/test_report
 The page depends on the file's bytes only (no time stamp), so a rerun writes the same page. Each
 page is its own small job, so this module imports neither pandas nor anything of the package that
 does: ``python -m mtmeta.paper.report_page SOURCE PAGE`` starts in a tenth of a second.
+
+Snakemake embeds each page in the report as a base64 ``data:`` URL, and Chromium opens no URL longer
+than 2 MiB: a page above about 1.5 MB (the study's system-level table, 1.9 MB) showed as an empty
+frame. A page above ``COMPRESS_ABOVE`` is therefore written as a small loader: the page gzip-compressed
+(no time stamp: the same bytes every run) and base64-encoded, which the browser's own
+DecompressionStream unpacks and writes into the frame (the 1.9 MB table becomes 0.2 MB).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import base64
 import csv
+import gzip
 import html
 import io
 import os
@@ -301,12 +308,38 @@ def figure_page(data: bytes, name: str) -> str:
 PAGES = {".tsv": tsv_page, ".md": markdown_page, ".png": figure_page}
 
 
+# Chromium's longest URL is 2 MiB and the report's data: URL is base64 (4/3 of the page): leave room.
+COMPRESS_ABOVE = 1_000_000
+
+LOADER_SCRIPT = """(async () => {
+  const packed = Uint8Array.from(atob(document.getElementById("page").textContent), c => c.charCodeAt(0));
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const text = await new Response(stream).text();
+  document.open(); document.write(text); document.close();
+})();"""
+
+
+def compressed(page: str, title: str) -> str:
+    """``page`` as a loader page: gzip (mtime 0) + base64 in an inert script element, and the script
+    that unpacks it in the browser and replaces the document with it."""
+    packed = base64.b64encode(gzip.compress(page.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n</head>\n<body>\n"
+            f'<script id="page" type="application/octet-stream">{packed}</script>\n'
+            f"<script>{LOADER_SCRIPT}</script>\n</body>\n</html>\n")
+
+
 def render(data: bytes, name: str) -> str:
-    """The page of a file, by its suffix (.tsv, .md, .png)."""
+    """The page of a file, by its suffix (.tsv, .md, .png); a loader page (:func:`compressed`) for a
+    page above ``COMPRESS_ABOVE`` characters that it makes smaller (tables; not a figure's page)."""
     page = PAGES.get(Path(name).suffix)
     if page is None:
         raise InputError(name, "no report page for this kind of file", expected=f"one of {', '.join(PAGES)}")
-    return page(data, name)
+    text = page(data, name)
+    if len(text) <= COMPRESS_ABOVE:
+        return text
+    loader = compressed(text, name)
+    return loader if len(loader) < len(text) else text  # a figure's page is base64 already: no gain
 
 
 def write_page(source: str | Path, page: str | Path, name: str | None = None) -> None:

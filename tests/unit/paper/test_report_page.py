@@ -192,3 +192,26 @@ def test_the_page_module_starts_without_pandas():
     """Each page is a job of its own: the module must not pull in pandas (a second per job)."""
     code = "import sys, mtmeta.paper.report_page; print('pandas' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def test_a_page_too_long_for_a_data_url_is_written_as_a_compressed_loader(tmp_path):
+    """Snakemake embeds a page as a base64 data: URL and Chromium opens none over 2 MiB: the study's
+    1,311-row system-level table (a 1.9 MB page) showed as an empty frame. A table page above the
+    threshold is gzip + base64 in the page, unpacked by the browser; the same bytes on every run."""
+    import gzip
+    import re
+
+    rows = "".join(f"wmt12\ten-cs\tmetric-{k}\t{k / 7:.17f}\tBLEU|nrefs:1|case:mixed|tok:13a|order:4\n"
+                   for k in range(12_000))
+    source = tmp_path / "big.tsv"
+    source.write_text("dataset\tlp\tmetric\tpearson\tsignature\n" + rows)
+    plain = report_page.tsv_page(source.read_bytes(), "results/big.tsv")
+    assert len(plain) > report_page.COMPRESS_ABOVE and len(plain) * 4 / 3 > 2 * 1024 * 1024
+    page = report_page.render(source.read_bytes(), "results/big.tsv")
+    packed = re.search(r'<script id="page" type="application/octet-stream">([A-Za-z0-9+/=]*)</script>', page)
+    assert packed and "DecompressionStream" in page and len(page) * 4 / 3 < 2 * 1024 * 1024 / 4
+    assert gzip.decompress(base64.b64decode(packed.group(1))).decode("utf-8") == plain
+    assert report_page.render(source.read_bytes(), "results/big.tsv") == page  # deterministic
+    # A small table stays a plain page; so does a figure's page, which gzip cannot make smaller.
+    small = report_page.render(b"a\tb\n1\t2\n", "results/small.tsv")
+    assert "DecompressionStream" not in small and "<table>" in small
