@@ -524,8 +524,8 @@ def _check_checksums(config: dict) -> None:
         return
     missing = missing_checksums(config["sources"], mirror, used_sources(config))
     if missing:
-        where = f"the mirror {mirror}"
-        raise ConfigError(f"{len(missing)} source(s) have no sha256 for where they would come from ({where}): "
+        raise ConfigError(f"{len(missing)} source(s) have no sha256 for where they would come from "
+                          f"(the mirror {mirror}): "
                           f"{', '.join(missing)}; expected a sha256 under each of these keys in the data catalogue "
                           "(config/sources.yaml). A download without one cannot be verified and is refused: fetch "
                           "the file once by hand, check it, and pin its sha256 there")
