@@ -343,9 +343,8 @@ if OFFICIAL:
             "results/official/wmt12_rescored.tsv",
         params:
             lps=[lp for _, lp in OFFICIAL_LPS],
-            metrics=[metric_entry(m) for m in (OFFICIAL["defaults"]["bleu"], OFFICIAL["as_run"]["meteor"])],
-            bleu=OFFICIAL["defaults"]["bleu"],
-            meteor=OFFICIAL["as_run"]["meteor"],
+            bleu=metric_entry(OFFICIAL["defaults"]["bleu"]),
+            meteor=metric_entry(OFFICIAL["as_run"]["meteor"]),
         log:
             "results/logs/rescore_official_wmt12.log",
         benchmark:

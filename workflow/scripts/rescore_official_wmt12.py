@@ -21,8 +21,7 @@ log = logging.getLogger("rescore_official_wmt12")
 def main(snakemake):
     configure(snakemake.log[0])
     params = snakemake.params
-    specs = {entry["id"]: MetricSpec.of(entry) for entry in params.metrics}
-    bleu, meteor = specs[params.bleu], specs[params.meteor]
+    bleu, meteor = MetricSpec.of(params.bleu), MetricSpec.of(params.meteor)
     tables = []
     for lp, segments_path in zip(params.lps, snakemake.input.segments, strict=True):
         lang = lp.split("-")[1]
