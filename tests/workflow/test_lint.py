@@ -136,3 +136,13 @@ def test_filter_fails_on_errors_and_unreadable_reports(tmp_path):
             * Specify a conda environment or container for each rule.
         """)
     assert lint_filter.judge(1, "", garbled)[0] == 1
+
+
+@pytest.mark.workflow
+def test_the_workflow_passes_make_lint():
+    """`make lint`'s Snakemake half on the repository's own workflow: any lint but the conda one fails."""
+    result = subprocess.run([sys.executable, str(REPO / "tools" / "lint_workflow.py"),
+                             "--snakemake", str(Path(sys.executable).with_name("snakemake"))],
+                            capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    assert "snakemake --lint: passed" in result.stdout + result.stderr

@@ -143,9 +143,15 @@ def all_pair_scores(pairs, kind):
     return [path for pair in pair_scores(pairs, kind) for path in pair["files"]]
 
 
+def target_pair(target):
+    """A config target "dataset/lp" (parmesan, paper) as (dataset, lp)."""
+    dataset, lp = target.split("/")
+    return dataset, lp
+
+
 # Meta-evaluation (metaeval.smk): one job per metric, joined into the study-wide tables.
 # The pairs whose MQM error annotation the category analysis reads (config paper.mqm.categories).
-CATEGORY_LPS = [tuple(t.split("/")) for t in config["paper"].get("mqm", {}).get("categories", [])]
+CATEGORY_LPS = [target_pair(t) for t in config["paper"].get("mqm", {}).get("categories", [])]
 
 
 def evaluation_pairs(metric_id):
@@ -229,12 +235,6 @@ def sweep_inputs(wildcards):
 
 def dataset_config(wildcards):
     return DATASETS[wildcards.dataset]
-
-
-def target_pair(target):
-    """A config target "dataset/lp" (parmesan, paper) as (dataset, lp)."""
-    dataset, lp = target.split("/")
-    return dataset, lp
 
 
 # The input functions and helpers of the later stages live here too, with the config sections they
