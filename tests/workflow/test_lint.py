@@ -18,7 +18,8 @@ REPO = Path(__file__).resolve().parents[2]
 # WorkflowApi._workflow is what `snakemake --list-rules` uses), in a subprocess of its own.
 RULES_PROGRAM = LOADED_WORKFLOW + """
     rules = [{"name": rule.name, "runs": not rule.norun, "resources": sorted(rule.resources),
-              "local": rule.name in workflow._localrules} for rule in workflow.rules]
+              "local": rule.name in workflow._localrules,
+              "code": rule.shellcmd or getattr(rule, "run_func_src", None) or ""} for rule in workflow.rules]
 print(json.dumps(rules))
 """
 
@@ -62,6 +63,17 @@ def test_report_page_rules_are_local(workflow_rules):
     assert {"report_pages", "report_overview", "report_ledger", "report_system_scatter"} <= set(pages)
     assert all(rule["local"] for rule in pages.values())
     assert all({"mem_mb", "runtime"} <= set(rule["resources"]) for rule in pages.values() if rule["runs"])
+
+
+@pytest.mark.workflow
+def test_rule_code_names_no_path_of_this_machine(workflow_rules, tmp_path):
+    """Snakemake reruns a job whose rule's code (its shell command or run block) differs from the one
+    recorded with its outputs ("Code has changed"): code holding the interpreter's, the repository's or
+    the working directory's path would make a copied or moved study out of date."""
+    local = [str(Path(sys.executable).parent), str(REPO), str(tmp_path.parent)]
+    with_paths = {rule["name"]: [p for p in local if p in rule["code"]] for rule in workflow_rules}
+    assert not {name: paths for name, paths in with_paths.items() if paths}
+    assert any("write_report_page" in rule["code"] for rule in workflow_rules)  # the run blocks are read
 
 
 def load_filter():

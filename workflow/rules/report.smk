@@ -6,11 +6,8 @@
 # unchanged; the report marks the pages, not them.
 #
 # Each page is a job of its own, so that a rerun remakes the pages of what changed and nothing else; a
-# page takes a tenth of a second (its module imports neither pandas nor the rest of mtmeta), and the
+# page takes milliseconds (run in Snakemake's process; its module imports neither pandas nor the rest of mtmeta), and the
 # page rules are local rules (beside Snakemake, never a cluster job). One rule per caption file.
-import shlex
-import sys
-
 add_report_pages("exclusions", rules.collect_exclusions.output, "Data")
 add_report_pages("system_level", rules.collect_system_level.output, "Correlations")
 add_report_pages("segment_level", rules.collect_segment_level.output if JUDGED_LPS else [], "Correlations")
@@ -67,9 +64,10 @@ for _caption in dict.fromkeys(spec["caption"] for spec in REPORT_PAGES.values())
         resources:
             mem_mb=500,
             runtime=5,
-        shell:
-            # This Python (the virtualenv's, which has mtmeta) whether or not the virtualenv is active.
-            f"{shlex.quote(sys.executable)} -m mtmeta.paper.report_page {{input.source:q}} {{output:q}} 2> {{log:q}}"
+        run:
+            # In Snakemake's own process (a page takes milliseconds), with code that names no path of
+            # this machine: a command line holding the interpreter's path made a copied study out of date.
+            write_report_page(input.source, output[0], log[0])
 
 
 rule report_pages:
