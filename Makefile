@@ -5,6 +5,10 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 CORES  ?= 2
+# CONFIG=FILE runs `make study` / `make report` / `make study-timing` on that config instead of
+# config/config.yaml (as `snakemake --configfile FILE`), so a short study gets its own report.
+CONFIG ?=
+STUDY_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
 # Hash randomisation is fixed so that set iteration order (and gensim, later) is reproducible.
 export PYTHONHASHSEED := 0
 
@@ -22,7 +26,7 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 
 # The study, timed: wall time, peak memory and job count go to results/benchmarks/study.json.
 study: setup
-	$(BIN)/python benchmarks/study_timing.py run -- $(BIN)/snakemake --cores $(CORES)
+	$(BIN)/python benchmarks/study_timing.py run -- $(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS)
 
 # The headline numbers of a finished study against tests/headline/expected.yaml (4 decimals).
 check-results: setup
@@ -30,7 +34,7 @@ check-results: setup
 
 # The 15 most expensive rules of the last run, from results/benchmarks/ (also written to benchmarks/).
 study-timing: setup
-	$(BIN)/python benchmarks/study_timing.py noop -- $(BIN)/snakemake --cores $(CORES)
+	$(BIN)/python benchmarks/study_timing.py noop -- $(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS)
 	$(BIN)/python benchmarks/study_timing.py table --out benchmarks/study_timing.md
 
 test: setup
@@ -43,11 +47,11 @@ test: setup
 test-cluster: setup
 	$(BIN)/python tools/test_cluster.py
 
-# The default study's Snakemake report: report.html, one file with every table and figure and its caption.
+# The study's Snakemake report (the default study, or CONFIG's): report.html, one file with every table and figure and its caption.
 # The first command brings the study up to date (on a finished study: the report's pages, in seconds).
 report: setup
-	$(BIN)/snakemake --cores $(CORES)
-	$(BIN)/snakemake --report report.html
+	$(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS)
+	$(BIN)/snakemake --report report.html $(STUDY_ARGS)
 
 # The report in a real headless Chromium: as root, install Debian's chromium and chromium-driver if missing,
 # build the tiny synthetic study's report, open every result, fail on a docutils message, a result the report

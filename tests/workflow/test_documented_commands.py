@@ -75,6 +75,17 @@ def test_make_commands(argv, env):
     assert result.returncode == 0, result.stderr
 
 
+def test_make_passes_config_to_every_snakemake_of_a_study():
+    """`make study/report/study-timing CONFIG=FILE` run Snakemake on FILE, so a short study gets its own
+    report; without CONFIG, Snakemake reads config/config.yaml (no --configfile)."""
+    for target, runs in (("study", 1), ("report", 2), ("study-timing", 1)):
+        lines = [line for line in run(["make", "-n", target, "CONFIG=config/examples/one-pair.yaml"], REPO).stdout
+                 .splitlines() if "snakemake" in line and "--cores" in line or "--report" in line]
+        assert len(lines) == runs and all(line.endswith("--configfile config/examples/one-pair.yaml")
+                                          for line in lines), (target, lines)
+        assert "--configfile" not in run(["make", "-n", target], REPO).stdout
+
+
 def with_mirror(words: list[str], mirror: Path) -> list[str]:
     return [word.replace("/path/to/mirror", str(mirror)) for word in words]
 

@@ -6,8 +6,8 @@
 # unchanged; the report marks the pages, not them.
 #
 # Each page is a job of its own, so that a rerun remakes the pages of what changed and nothing else; a
-# page takes milliseconds (run in Snakemake's process; its module imports neither pandas nor the rest of mtmeta), and the
-# page rules are local rules (beside Snakemake, never a cluster job). One rule per caption file.
+# page is written in Snakemake's process (its module imports neither pandas nor the rest of mtmeta), and
+# the page rules are local rules (beside Snakemake, never a cluster job). One rule per caption file.
 add_report_pages("exclusions", rules.collect_exclusions.output, "Data")
 add_report_pages("system_level", rules.collect_system_level.output, "Correlations")
 add_report_pages("segment_level", rules.collect_segment_level.output if JUDGED_LPS else [], "Correlations")
