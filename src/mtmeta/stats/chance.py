@@ -159,6 +159,13 @@ def expected_acc_eq(gold, metric=None, *, average_by: str = "item", epsilon: flo
     return accuracy if variant == "acc_eq" else 2 * accuracy - 1
 
 
+def all_tied_acc_eq(gold, *, average_by: str = "item") -> float:
+    """The acc_eq of a metric that ties every pair (the floor tie calibration can always reach with a
+    large enough epsilon): the mean over groups of the share of gold-tied pairs."""
+    gold = np.asarray(gold, dtype=float)
+    return expected_acc_eq(gold, np.zeros_like(gold), average_by=average_by)
+
+
 def expected_correlation(gold, metric=None, *, statistic: str = "pearson", average_by: str = "none") -> float:
     """The chance level of Pearson, Spearman or a Kendall tau (b, c, scipy's): 0 when some group is
     defined (two or more rated cells, gold and metric not constant in it), NaN otherwise."""

@@ -139,3 +139,8 @@ def test_expected_soft_pairwise_accuracy_equals_enumeration():
     by_enumeration = np.mean([soft_pairwise_accuracy(gold, metric[list(p)], permutations=200, seed=4)
                               for p in itertools.permutations(range(4))])
     assert exact == pytest.approx(by_enumeration, abs=1e-9)
+
+
+def test_all_tied_floor_is_the_share_of_gold_ties():
+    # items: rows 0,1 tie of 4 cells (1/6); rows 1,2 tie of 3 cells (1/3); rows 0,3 tie of 3 (1/3)
+    assert chance.all_tied_acc_eq(GRID_GOLD) == pytest.approx((1 / 6 + 1 / 3 + 1 / 3) / 3)
