@@ -24,10 +24,14 @@ group's pairs of metric values that are ties at the threshold, ``|a - b| <= epsi
   permutations, so each pair is as often concordant as discordant. The denominators depend only on
   the gold and on the multiset of metric values in the group, which a permutation within the group
   keeps, and so does whether the group is defined (constant gold or constant metric in the group).
-  The mean over groups of quantities with expectation 0 is 0. The same holds for WMT13's and WMT14's
-  Kendall over pairwise judgments ((C - D) over a fixed denominator when the metric does not tie);
-  WMT12's counts metric ties as discordant, so with ties kept it is -E[T_m] / (C + D + T_m): only
-  the continuous convention (0) is given here.
+  The mean over groups of quantities with expectation 0 is 0.
+- Pairwise human judgments (WMT12-14; :func:`expected_judgment_statistic`): the metric's scores
+  permuted among the systems of each segment, each comparison is a metric tie with the probability
+  q of its segment, and by the swap symmetry as often concordant as discordant otherwise. WMT14's
+  Kendall (C - D) / (C + D + T_m) has the fixed denominator N_h (the comparisons humans did not
+  tie): 0. WMT12's (C - D - T_m) / N_h: -E[T_m] / N_h. acc_eq and tau_eq as below. WMT13's
+  (C - D) / (C + D) and tau-b have random denominators once the metric can tie: 0 for a continuous
+  metric, otherwise :func:`permutation_level_judgments`.
 - Pairwise accuracy (MTME's ``Agreement``, Kocmi et al. 2021) and acc_eq at a fixed epsilon, per
   group: a pair of positions receives each unordered pair of the group's metric values with equal
   probability, so it is a metric tie with probability q. A gold-tied pair agrees exactly when the
@@ -203,6 +207,73 @@ def expected_soft_pairwise_accuracy(gold_segments, metric_segments, permutations
     p_metric = _ordered_p_values(metric[:, keep].astype(np.float32), permutations, seed)
     ordered = p_metric[~np.eye(n, dtype=bool)]
     return float(1.0 - np.mean(np.abs(p_gold[:, None] - ordered[None, :])))
+
+
+JUDGMENT_STATISTICS = ("acc_eq", "tau_eq", "three_way_accuracy", "wmt12", "wmt13", "wmt14", "tau_b")
+
+
+def comparison_tie_probability(scores, segment, epsilon: float = 0.0) -> np.ndarray:
+    """For pairwise human judgments (WMT12-14): each comparison's probability that the metric ties it
+    when the metric's scores (systems x segments, every system scored) are permuted among the systems
+    of each segment: the share of the segment's pairs of metric values within ``epsilon``."""
+    scores = np.asarray(scores, dtype=float)
+    n = scores.shape[0]
+    pairs = n * (n - 1) // 2
+    per_segment = np.array([_tied_pairs(scores[:, j], epsilon) / pairs for j in range(scores.shape[1])])
+    return per_segment[np.asarray(segment, dtype=int)]
+
+
+def expected_judgment_statistic(human, tie_probability, statistic: str) -> float:
+    """The chance level of a statistic over pairwise human judgments (labels +1 / -1 / 0), the metric
+    permuted within segments, each comparison a metric tie with probability q (from
+    :func:`comparison_tie_probability`; all 0 for a continuous metric). With N comparisons, N_h of
+    them not tied by the humans: acc_eq = (sum over human ties of q + sum over the others of
+    (1 - q) / 2) / N (three-way accuracy is acc_eq at epsilon 0), tau_eq = 2 acc_eq - 1, WMT14's
+    Kendall 0 (its denominator C + D + T_m = N_h is fixed and E[C - D] = 0), WMT12's -sum q / N_h
+    over the untied comparisons (metric ties count as discordant). WMT13's (C - D) / (C + D) and
+    tau-b have a random denominator once the metric can tie: 0 when no comparison can be a metric
+    tie, otherwise no closed form (an error naming :func:`permutation_level_judgments`)."""
+    human = np.asarray(human)
+    q = np.asarray(tie_probability, dtype=float)
+    if human.shape != q.shape:
+        raise ValueError(f"need one tie probability per comparison, got {q.shape} for {human.shape}")
+    if statistic not in JUDGMENT_STATISTICS:
+        raise ValueError(f"unknown statistic {statistic!r}; expected one of {', '.join(JUDGMENT_STATISTICS)}")
+    n, tied = len(human), human == 0
+    untied = int((~tied).sum())
+    if statistic in ("acc_eq", "tau_eq", "three_way_accuracy"):
+        accuracy = (q[tied].sum() + ((1 - q[~tied]) / 2).sum()) / n if n else math.nan
+        return float(2 * accuracy - 1) if statistic == "tau_eq" else float(accuracy)
+    if not untied:
+        return math.nan
+    if statistic == "wmt14":
+        return 0.0
+    if statistic == "wmt12":
+        return float(-q[~tied].sum() / untied)
+    can_tie = q[~tied] if statistic == "wmt13" else q
+    if (can_tie > 0).any():
+        raise ValueError(f"{statistic}: no closed form when the metric can tie; use permutation_level_judgments")
+    return 0.0
+
+
+def permutation_level_judgments(scores, segment, first, second, human, statistic: Callable, *, draws: int = 1000,
+                                seed: int = 12345) -> ChanceEstimate:
+    """The chance level over pairwise judgments by seeded permutation: each draw permutes the metric's
+    scores (systems x segments) among the systems of every segment, and ``statistic(human, delta)``
+    is recomputed (e.g. :func:`mtmeta.stats.pairwise.calibrate_epsilon`'s value: calibration redone)."""
+    scores = np.asarray(scores, dtype=float)
+    segment, first, second = (np.asarray(v, dtype=int) for v in (segment, first, second))
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(draws):
+        permuted = rng.permuted(scores, axis=0)
+        values.append(statistic(human, permuted[first, segment] - permuted[second, segment]))
+    values = np.array(values, dtype=float)
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return ChanceEstimate(math.nan, math.nan, 0, seed)
+    return ChanceEstimate(float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values))), len(values),
+                          seed)
 
 
 def protocol_statistic(statistic: str, epsilon: float = 0.0) -> Callable[[Groups], float]:

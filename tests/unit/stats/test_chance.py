@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from mtmeta.stats import chance
+from mtmeta.stats import chance, pairwise
 from mtmeta.stats.grouped import grouped_correlation, layout
 from mtmeta.stats.system_pairs import pairwise_accuracy, pooled_pairwise_accuracy, soft_pairwise_accuracy
 from mtmeta.stats.tie_calibration import calibrate_ties
@@ -51,11 +51,12 @@ def test_continuous_convention_is_half_the_untied_pairs():
 
 def test_expected_global_accuracy_pools_sets():
     other_gold, other_metric = np.array([1.0, 2.0, 2.0, 4.0]), np.array([5.0, 5.0, 1.0, 2.0])
+    gold, metric = GOLD[:5], METRIC[:5]
     pooled = lambda permuted_a, permuted_b: pooled_pairwise_accuracy(  # noqa: E731
-        [(GOLD, permuted_a), (other_gold, permuted_b)])[0]
-    values = [pooled(METRIC[list(a)], other_metric[list(b)]) for a in itertools.permutations(range(6))
+        [(gold, permuted_a), (other_gold, permuted_b)])[0]
+    values = [pooled(metric[list(a)], other_metric[list(b)]) for a in itertools.permutations(range(5))
               for b in itertools.permutations(range(4))]
-    exact = chance.expected_global_accuracy([(GOLD, METRIC), (other_gold, other_metric)])
+    exact = chance.expected_global_accuracy([(gold, metric), (other_gold, other_metric)])
     assert exact == pytest.approx(np.mean(values), abs=1e-12)
 
 
@@ -113,7 +114,7 @@ def test_calibrated_acc_eq_estimate_agrees_with_enumeration():
     ("kendall", "none", lambda: 0.0),
 ])
 def test_permutation_estimate_agrees_with_exact(statistic, average_by, exact):
-    estimate = chance.permutation_level(GOLD, METRIC, statistic, average_by=average_by, draws=3000, seed=3)
+    estimate = chance.permutation_level(GOLD, METRIC, statistic, average_by=average_by, draws=1500, seed=3)
     assert abs(estimate.value - exact()) < 4 * estimate.standard_error
 
 
@@ -144,3 +145,48 @@ def test_expected_soft_pairwise_accuracy_equals_enumeration():
 def test_all_tied_floor_is_the_share_of_gold_ties():
     # items: rows 0,1 tie of 4 cells (1/6); rows 1,2 tie of 3 cells (1/3); rows 0,3 tie of 3 (1/3)
     assert chance.all_tied_acc_eq(GRID_GOLD) == pytest.approx((1 / 6 + 1 / 3 + 1 / 3) / 3)
+
+
+# Pairwise judgments: 3 systems x 2 segments (segment 0 has a metric tie), 7 comparisons, two tied by
+# the humans; all 3! * 3! within-segment permutations.
+J_SCORES = np.array([[0.2, 0.9], [0.2, 0.1], [0.5, 0.4]])
+J_SEGMENT, J_FIRST, J_SECOND = np.array([0, 0, 0, 1, 1, 1, 0]), np.array([0, 0, 1, 0, 0, 1, 0]), \
+    np.array([1, 2, 2, 1, 2, 2, 1])
+J_HUMAN = np.array([1, -1, 0, 1, 1, 0, -1])
+
+
+def enumerate_judgments(statistic, scores=J_SCORES):
+    values = []
+    for p0 in itertools.permutations(range(3)):
+        for p1 in itertools.permutations(range(3)):
+            permuted = np.column_stack([scores[list(p0), 0], scores[list(p1), 1]])
+            values.append(statistic(J_HUMAN, permuted[J_FIRST, J_SEGMENT] - permuted[J_SECOND, J_SEGMENT]))
+    return float(np.mean(values))
+
+
+@pytest.mark.parametrize(("name", "function"), [
+    ("acc_eq", pairwise.acc_eq), ("tau_eq", pairwise.tau_eq), ("three_way_accuracy", pairwise.three_way_accuracy),
+    ("wmt12", lambda h, d: pairwise.wmt_kendall(h, d, "wmt12")),
+    ("wmt14", lambda h, d: pairwise.wmt_kendall(h, d, "wmt14")),
+])
+def test_judgment_levels_equal_enumeration(name, function):
+    q = chance.comparison_tie_probability(J_SCORES, J_SEGMENT)
+    assert list(q) == pytest.approx([1 / 3] * 3 + [0] * 3 + [1 / 3])
+    assert chance.expected_judgment_statistic(J_HUMAN, q, name) == pytest.approx(enumerate_judgments(function),
+                                                                                abs=1e-12)
+
+
+def test_wmt13_and_tau_b_are_zero_without_metric_ties_and_estimated_with_them():
+    continuous = J_SCORES + np.array([[0.0, 0.0], [0.01, 0.0], [0.0, 0.0]])
+    q = chance.comparison_tie_probability(continuous, J_SEGMENT)
+    for variant, function in (("wmt13", lambda h, d: pairwise.wmt_kendall(h, d, "wmt13")), ("tau_b", pairwise.tau_b)):
+        assert chance.expected_judgment_statistic(J_HUMAN, q, variant) == 0.0
+        assert enumerate_judgments(function, continuous) == pytest.approx(0.0, abs=1e-12)
+    tied = chance.comparison_tie_probability(J_SCORES, J_SEGMENT)
+    with pytest.raises(ValueError, match="wmt13: no closed form when the metric can tie"):
+        chance.expected_judgment_statistic(J_HUMAN, tied, "wmt13")
+    calibrated = lambda h, d: pairwise.calibrate_epsilon(h, d, "acc_eq")[0]  # noqa: E731
+    for function in (calibrated, lambda h, d: pairwise.wmt_kendall(h, d, "wmt13")):
+        estimate = chance.permutation_level_judgments(J_SCORES, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, function,
+                                                      draws=2000, seed=11)
+        assert abs(estimate.value - enumerate_judgments(function)) < 4 * estimate.standard_error
