@@ -115,7 +115,11 @@ def read_annotation(path: str | Path) -> mqm.MqmAnnotation:
             tsv = [n for n in names if n.endswith(".tsv")]
             if len(tsv) != 1:
                 raise InputError(path, f"the archive holds {len(tsv)} .tsv files", expected="exactly one")
-            return read_annotation_tsv(Path(folder) / "x" / tsv[0])
+            try:
+                return read_annotation_tsv(Path(folder) / "x" / tsv[0])
+            except InputError as error:  # name the archive's member, not the temporary copy
+                raise InputError(f"{path}:{tsv[0]}", error.problem, line=error.line, expected=error.expected,
+                                 hint=error.hint) from None
     return read_annotation_tsv(path)
 
 
@@ -284,6 +288,11 @@ def rating_array(raters: pd.DataFrame, systems: list[str], seg_ids) -> tuple[lis
     g = rows["seg_id"].map({n: i for i, n in enumerate(seg_ids)}).to_numpy()
     array[r, s, g] = rows["score"].to_numpy()
     return names, array
+
+
+def assemble_wmt23_sxs(google: str | Path, news: str | Path) -> dict[str, SxsSet]:
+    """Both pairs (en-de, zh-en), ready for :func:`write_sxs`."""
+    return {lp: assemble_sxs(lp, google, news) for lp in PAIRS}
 
 
 def write_sxs(sets: dict[str, SxsSet], root: str | Path) -> Path:

@@ -122,6 +122,18 @@ def test_missing_and_single_ratings_are_named_and_not_averaged(tmp_path):
     assert len(sxs.raters[(sxs.raters["system"] == "B") & (sxs.raters["seg_id"] == 3)]) == 1  # the rating is kept
 
 
+def test_a_malformed_row_names_the_archive_member_and_line(tmp_path):
+    rows = good_rows()
+    rows[4] = rows[4].replace("\tNo-error\tNo-error\t", "\tNo-error\tCritical\t")
+    google, news = repository(tmp_path, rows)
+    archive = wmt23.annotation_path(google, "en-de")
+    with pytest.raises(InputError) as caught:
+        wmt23.assemble_sxs("en-de", google, news)
+    assert str(caught.value).startswith(f"{archive}:sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv:6: "
+                                        "unknown severity 'Critical'; expected one of Major, Minor, Neutral, "
+                                        "No-error, HOTW-test")
+
+
 def test_unplaceable_document_is_an_error(tmp_path):
     rows = [r.replace("Other doc.", "Not in the test set.") for r in good_rows()]
     google, news = repository(tmp_path, rows)
@@ -137,3 +149,7 @@ def test_written_sets_read_back(tmp_path):
     for name, table in sxs.evalset.tables().items():
         pd.testing.assert_frame_equal(back.tables()[name], table, check_dtype=False)
     assert (base / "en-de.raters.tsv").is_file() and (base / "report.tsv").is_file()
+    # Byte-identical when written again.
+    first = {p.relative_to(base): p.read_bytes() for p in base.rglob("*") if p.is_file()}
+    wmt23.write_sxs({"en-de": wmt23.assemble_sxs("en-de", google, news)}, tmp_path / "out")
+    assert {p.relative_to(base): p.read_bytes() for p in base.rglob("*") if p.is_file()} == first
