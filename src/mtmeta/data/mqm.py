@@ -2,7 +2,10 @@
 they annotate, and segment scores with the repository's weights.
 
 The annotation file is a TSV with the header ``system doc doc_id seg_id rater source target category
-severity`` and, in some files, a tenth column ``comment``. It is read without quoting (as
+severity`` and, in some files, a tenth column ``comment``. The WMT23 side-by-side files name the
+columns ``system doc docSegId globalSegId rater source target category severity metadata`` (read as
+doc_id and seg_id; the metadata JSON is not used), and their header has an eleventh cell, a comment
+starting with ``#``, that the data rows do not have. It is read without quoting (as
 mt-metrics-eval's ``score_mqm`` reads it: a ``"`` is text). Each row is one error a rater marked in
 one output (the span between ``<v>`` and ``</v>``, in the target or, for an omission, in the
 source), or a ``No-error`` row saying the rater found none. Every line is checked: the field
@@ -23,7 +26,7 @@ errors per segment" was an instruction to the raters: nothing is capped here, as
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +39,8 @@ from mtmeta.errors import ConfigError, InputError
 
 HEADER = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
 COMMENT = "comment"
+SXS_HEADER = ["system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity",
+              "metadata"]
 NO_ERROR = "No-error"
 SEVERITIES = ("Major", "Minor", "Neutral", NO_ERROR)
 # Top-level categories of Google's WMT20-21 error typology. "Non-translation!" (the spelling in some
@@ -52,6 +57,7 @@ WEIGHTS = {
 }
 OPEN, CLOSE = "<v>", "</v>"
 ERROR_COLUMNS = ["line", "system", "seg_id", "rater", "category", "subcategory", "severity", "weight"]
+CHECK_COLUMNS = ["line", "system", "seg_id", "rater", "category"]
 SEGMENT_COLUMNS = ["system", "seg_id", "doc", "doc_id", "source", "target"]
 MAX_ERRORS = 5  # the README's instruction to raters: the five most severe errors of a segment
 
@@ -82,29 +88,47 @@ class MqmAnnotation:
     ``No-error`` and weight 0, and records that the rater rated the segment.
     ``segments``: one row per system and segment: system, seg_id, doc, doc_id, and the source and the
     output with the marks stripped.
+    ``attention_checks``: the rows of the ``attention_checks`` severity, dropped (line, system, seg_id,
+    rater, category); empty unless the reader was asked to drop them.
     """
 
     path: str
     errors: pd.DataFrame
     segments: pd.DataFrame
     report: Report
+    attention_checks: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=CHECK_COLUMNS))
 
 
 def read_mqm_tsv(path: str | Path, *, weights: Mapping[str, float] = WEIGHTS,
-                 severities: Iterable[str] = SEVERITIES, categories: Iterable[str] = CATEGORIES) -> MqmAnnotation:
-    """Read and check an MQM annotation file; every malformed line is an error naming it."""
+                 severities: Iterable[str] = SEVERITIES, categories: Iterable[str] = CATEGORIES,
+                 attention_checks: str | None = None, spacing: bool = False) -> MqmAnnotation:
+    """Read and check an MQM annotation file; every malformed line is an error naming it.
+
+    ``attention_checks``: a severity (WMT23's ``HOTW-test``) whose rows are attention checks, not
+    ratings of the translation (an error planted in it, found or missed): they are dropped before the
+    text checks, kept apart in ``attention_checks`` and counted in the report.
+
+    ``spacing``: the rows of a segment may show its source, and the rows of a system's segment its
+    output, with different whitespace (WMT23: a marked span can carry an extra space); the texts are
+    then compared with all whitespace removed, the first row's text is kept, and the rows that
+    differed in whitespace only are counted."""
     lines = read_lines(path)
     severities, categories = tuple(severities), tuple(categories)
     if not lines:
         raise InputError(path, "file is empty", line=1, expected="a header " + " ".join(HEADER))
     header = lines[0].split("\t")
-    if header not in (HEADER, [*HEADER, COMMENT]):
+    if header[:len(SXS_HEADER)] == SXS_HEADER and (len(header) == len(SXS_HEADER) or (
+            len(header) == len(SXS_HEADER) + 1 and header[-1].startswith("#"))):
+        width = len(SXS_HEADER)
+    elif header in (HEADER, [*HEADER, COMMENT]):
+        width = len(header)
+    else:
         raise InputError(path, f"unexpected header {header!r}", line=1,
-                         expected="the tab-separated columns " + " ".join(HEADER) + f" [{COMMENT}]")
-    width = len(header)
-    errors, texts = [], {}
+                         expected="the tab-separated columns " + " ".join(HEADER) + f" [{COMMENT}], or "
+                         + " ".join(SXS_HEADER) + " [# comment]")
+    errors, texts, checks = [], {}, []
     seg_info: dict[int, tuple[int, str, str, str]] = {}  # seg_id -> (first line, doc, doc_id, source)
-    unbalanced, source_spans = [], 0
+    unbalanced, source_spans, respaced = [], 0, {"source": [], "output": []}
     for number, line in enumerate(lines[1:], start=2):
         fields = line.split("\t")
         if len(fields) != width:
@@ -116,6 +140,9 @@ def read_mqm_tsv(path: str | Path, *, weights: Mapping[str, float] = WEIGHTS,
                 raise InputError(path, f"empty {name}", line=number, expected=f"a {name} name")
         seg = _positive_int(seg_id, path, number, "seg_id")
         _positive_int(doc_id, path, number, "doc_id")
+        if attention_checks is not None and severity == attention_checks:
+            checks.append((number, system, seg, rater, category))
+            continue
         if severity not in severities:
             raise InputError(path, f"unknown severity {severity!r}", line=number,
                              expected="one of " + ", ".join(severities))
@@ -132,11 +159,17 @@ def read_mqm_tsv(path: str | Path, *, weights: Mapping[str, float] = WEIGHTS,
             unbalanced.append(number)
         source_spans += OPEN in source
         known = texts.setdefault((system, seg), (number, output))
+        if spacing and known[1] != output and "".join(known[1].split()) == "".join(output.split()):
+            respaced["output"].append(number)
+            output = known[1]
         if known[1] != output:
             raise InputError(path, f"system {system!r} segment {seg}: the output differs from line {known[0]}'s "
                              "once the <v> marks are stripped", line=number,
                              expected="the same output text in every row of a system's segment")
         info = seg_info.setdefault(seg, (number, doc, doc_id, src))
+        if spacing and info[3] != src and "".join(info[3].split()) == "".join(src.split()):
+            respaced["source"].append(number)
+            src = info[3]
         if info[1:] != (doc, doc_id, src):
             what = "source text" if info[3] != src else "doc or doc_id"
             raise InputError(path, f"segment {seg}: {what} differs from line {info[0]}'s", line=number,
@@ -146,11 +179,22 @@ def read_mqm_tsv(path: str | Path, *, weights: Mapping[str, float] = WEIGHTS,
     if not errors:
         raise InputError(path, "no rows below the header", line=2, expected="one row per error or No-error rating")
     table = pd.DataFrame(errors, columns=ERROR_COLUMNS)
+    check_table = pd.DataFrame(checks, columns=CHECK_COLUMNS)
     segments = pd.DataFrame(
         [(system, seg, seg_info[seg][1], int(seg_info[seg][2]), seg_info[seg][3], output)
          for (system, seg), (_, output) in texts.items()], columns=SEGMENT_COLUMNS,
     ).sort_values(["system", "seg_id"], kind="stable", ignore_index=True)
-    return MqmAnnotation(str(path), table, segments, _report(table, unbalanced, source_spans, str(path)))
+    report = _report(table, unbalanced, source_spans, str(path))
+    for what, numbers in respaced.items() if spacing else ():
+        report.add(f"mqm_{what}_spacing", f"rows whose {what} differs from the first row's in whitespace only"
+                   + (" (lines " + ", ".join(map(str, numbers[:10])) + (" ...)" if len(numbers) > 10 else ")")
+                      if numbers else ""), len(numbers), f"the first row's {what} kept", str(path))
+    if attention_checks is not None:
+        per_rater = check_table.groupby("rater").size()
+        report.add("mqm_attention_checks", f"{attention_checks} rows (attention checks: an error planted in the "
+                   "translation, found or missed), by rater: " + ", ".join(f"{r} {n}" for r, n in per_rater.items()),
+                   len(check_table), "dropped before scoring", str(path))
+    return MqmAnnotation(str(path), table, segments, report, check_table)
 
 
 def _positive_int(value: str, path, line: int, column: str) -> int:

@@ -1,0 +1,163 @@
+"""Human ceiling and chance level beside metrics on WMT23 side-by-side MQM (three raters per segment).
+
+For one pair (:class:`mtmeta.data.wmt23.SxsSet`), over its MT systems (a human translation that is
+also the reference, en-de's refA, is left out):
+
+- agreement between single ratings: each segment's three raters in rater order as three slots,
+  slot against slot over every segment (:func:`slot_agreement`), and every pair of named raters on
+  the cells both rated (:func:`rater_agreement`): segment-level Pearson (no
+  grouping) and system-level Kendall (tau-b) of the two raters' system means over the segments both
+  rated (pairs sharing at least ``min_shared`` segments);
+- the human ceiling (:func:`mtmeta.stats.ceiling.human_ceiling`: one rater against the mean of the
+  other two, seeded held-out rule, the three rotations averaged) and each metric against the same
+  two-rater mean, for system pairwise accuracy (metric: its corpus score; gold: the systems' mean
+  over the segments), system Kendall, segment Pearson (no grouping) and segment acc_eq grouped by
+  item with tie calibration (the study's protocols);
+- the chance level of each, against the same two-rater means: exact where a formula exists
+  (:mod:`mtmeta.stats.chance`; pairwise accuracy with the metric's system scores permuted, so their
+  ties kept), by seeded permutation within items for tie-calibrated acc_eq, the calibration redone
+  on each permuted copy of the metric (so each metric has its own chance level there); beside it
+  the floor a metric reaches by tying every pair (the share of gold-tied pairs per item).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from mtmeta.data.wmt23 import SxsSet, rating_array
+from mtmeta.metrics.base import Metric
+from mtmeta.stats import chance
+from mtmeta.stats.ceiling import human_ceiling, rater_pairs, rater_slots, rotations, slot_pairs
+from mtmeta.stats.grouped import grouped_correlation
+from mtmeta.stats.system_pairs import pairwise_accuracy
+from mtmeta.stats.tie_calibration import calibrate_ties
+
+# rotation_min / rotation_max: the smallest and largest of the three rotations' values (not an interval);
+# standard_error: the Monte-Carlo standard error of a permutation estimate (0 for an exact level).
+COLUMNS = ["lp", "statistic", "level", "who", "value", "standard_error", "rotation_min", "rotation_max", "systems",
+           "segments", "seed", "draws"]
+STATISTICS = ("system_accuracy", "system_kendall", "segment_pearson", "segment_acc_eq")
+
+
+def _system_vectors(gold: np.ndarray, metric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The systems' gold means over the segments rated for every system, and the metric's system
+    scores (given as a vector, or the means of its segment scores over the same segments)."""
+    rated = np.isfinite(gold).all(axis=0)
+    gold_means = gold[:, rated].mean(axis=1)
+    return gold_means, (metric if metric.ndim == 1 else metric[:, rated].mean(axis=1))
+
+
+def statistic(name: str):
+    """The protocol's statistic as (gold, metric) -> value on systems x segments matrices."""
+    if name == "system_accuracy":
+        return lambda gold, metric: pairwise_accuracy(*_system_vectors(gold, metric))
+    if name == "system_kendall":
+        return lambda gold, metric: grouped_correlation(*_system_vectors(gold, metric), "kendall",
+                                                        average_by="none").value
+    if name == "segment_pearson":
+        return lambda gold, metric: grouped_correlation(gold, metric, "pearson", average_by="none").value
+    if name == "segment_acc_eq":
+        return lambda gold, metric: calibrate_ties(gold, metric, average_by="item").value
+    raise ValueError(f"unknown statistic {name!r}; known: {', '.join(STATISTICS)}")
+
+
+def mt_systems(sxs: SxsSet) -> list[str]:
+    return [s for s in sxs.evalset.systems if s != sxs.evalset.std_ref]
+
+
+def rater_agreement(sxs: SxsSet, min_shared: int = 10) -> pd.DataFrame:
+    """lp, rater_a, rater_b, segments, segment_pearson, system_kendall for every pair of raters
+    sharing at least ``min_shared`` segments (MT systems only)."""
+    systems = mt_systems(sxs)
+    names, ratings = rating_array(sxs.raters, systems, sxs.evalset.texts["seg_id"])
+    rows = {}
+    for key in ("segment_pearson", "system_kendall"):
+        for a, b, segments, value in rater_pairs(ratings, statistic(key), min_shared):
+            rows.setdefault((names[a], names[b]), {"segments": segments})[key] = value
+    return pd.DataFrame([{"lp": sxs.evalset.lp, "rater_a": a, "rater_b": b, **v} for (a, b), v in rows.items()],
+                        columns=["lp", "rater_a", "rater_b", "segments", "segment_pearson", "system_kendall"])
+
+
+def slot_agreement(sxs: SxsSet) -> pd.DataFrame:
+    """lp, slot_a, slot_b, segment_pearson, system_kendall between single ratings: each segment's three
+    raters in rater order as slots 1-3, one slot against another over every segment (MT systems)."""
+    systems = mt_systems(sxs)
+    _, ratings = rating_array(sxs.raters, systems, sxs.evalset.texts["seg_id"])
+    rows = {}
+    for key in ("segment_pearson", "system_kendall"):
+        for a, b, value in slot_pairs(ratings, statistic(key)):
+            rows.setdefault((a + 1, b + 1), {})[key] = value
+    return pd.DataFrame([{"lp": sxs.evalset.lp, "slot_a": a, "slot_b": b, **v} for (a, b), v in rows.items()],
+                        columns=["lp", "slot_a", "slot_b", "segment_pearson", "system_kendall"])
+
+
+def metric_scores(sxs: SxsSet, metric: Metric) -> tuple[pd.Series, pd.DataFrame]:
+    """A metric's corpus scores (per system) and segment scores (systems x seg_id) on the MT systems,
+    against the standard reference, higher is better (negated otherwise)."""
+    systems = mt_systems(sxs)
+    segments = sxs.evalset.segments()
+    sign = 1.0 if metric.higher_is_better else -1.0
+    corpus, grid = {}, {}
+    for system in systems:
+        rows = segments[segments["system"] == system].sort_values("seg_id")
+        stats = metric.stats(rows["hypothesis"].tolist(), [rows["reference"].tolist()])
+        corpus[system] = sign * metric.corpus_score(stats)
+        grid[system] = sign * np.asarray(metric.segment_scores(stats), dtype=float)
+    return pd.Series(corpus), pd.DataFrame(grid, index=sorted(sxs.evalset.texts["seg_id"])).T.loc[systems]
+
+
+def levels(sxs: SxsSet, metrics: dict[str, tuple[pd.Series, pd.DataFrame]], *, seed: int = 12345,
+           draws: int = 200) -> pd.DataFrame:
+    """Human ceiling, each metric and its chance level, for every statistic (see the module)."""
+    systems = mt_systems(sxs)
+    seg_ids = list(sxs.evalset.texts["seg_id"])
+    _, ratings = rating_array(sxs.raters, systems, seg_ids)
+    lp = sxs.evalset.lp
+    rows = []
+    base = {"lp": lp, "systems": len(systems), "seed": seed}
+    for name in STATISTICS:
+        compute = statistic(name)
+        system_level = name.startswith("system")
+        ceiling = human_ceiling(ratings, compute, None, seed=seed)
+        rows.append({**base, "statistic": name, "level": "human", "who": "one rater vs mean of two",
+                     "value": ceiling.human, "rotation_min": min(ceiling.human_rotations),
+                     "rotation_max": max(ceiling.human_rotations), "segments": ceiling.segments})
+        for metric_id, (corpus, grid) in metrics.items():
+            metric_input = (corpus.loc[systems].to_numpy(float) if system_level
+                            else grid.loc[systems, seg_ids].to_numpy(float))
+            result = human_ceiling(ratings, compute, metric_input, seed=seed)
+            rows.append({**base, "statistic": name, "level": "metric", "who": metric_id, "value": result.metric,
+                         "rotation_min": min(result.metric_rotations), "rotation_max": max(result.metric_rotations),
+                         "segments": result.segments})
+            rows.append({**base, "statistic": name, "level": "chance", "who": f"permuted {metric_id}",
+                         "segments": result.segments, **_chance(name, ratings, metric_input, seed, draws)})
+        if name == "segment_acc_eq":
+            floors = [chance.all_tied_acc_eq(gold) for _, gold in rotations(ratings, seed=seed)]
+            rows.append({**base, "statistic": name, "level": "floor", "who": "every pair tied",
+                         "value": float(np.mean(floors)), "standard_error": 0.0, "rotation_min": min(floors),
+                         "rotation_max": max(floors), "segments": ceiling.segments})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _chance(name: str, ratings: np.ndarray, metric: np.ndarray, seed: int, draws: int) -> dict:
+    """The chance level against each rotation's two-rater mean, averaged over the rotations."""
+    values, errors = [], []
+    used = metric if metric.ndim == 1 else metric[:, rater_slots(ratings)[1]]
+    for _, gold in rotations(ratings, seed=seed):
+        if name == "system_accuracy":
+            gold_means, metric_vector = _system_vectors(gold, used)
+            values.append(chance.expected_pairwise_accuracy(gold_means, metric_vector))
+        elif name == "system_kendall":
+            values.append(chance.expected_correlation(*_system_vectors(gold, used), statistic="kendall"))
+        elif name == "segment_pearson":
+            values.append(chance.expected_correlation(gold, used, statistic="pearson"))
+        else:
+            estimate = chance.permutation_level(gold, used, chance.CALIBRATED, average_by="item", draws=draws,
+                                                seed=seed)
+            values.append(estimate.value)
+            errors.append(estimate.standard_error)
+    se = math.sqrt(sum(e * e for e in errors)) / len(errors) if errors else 0.0
+    return {"value": float(np.mean(values)), "standard_error": se, "draws": draws if errors else None}
