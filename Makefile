@@ -32,10 +32,10 @@ study: setup
 check-results: setup
 	$(BIN)/python tests/headline/check_results.py
 
-# The 15 most expensive rules of the last run, from results/benchmarks/ (also written to benchmarks/).
+# The 15 most expensive rules of the last run, from results/benchmarks/ (also written to benchmarks/results/).
 study-timing: setup
 	$(BIN)/python benchmarks/study_timing.py noop -- $(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS)
-	$(BIN)/python benchmarks/study_timing.py table --out benchmarks/study_timing.md
+	$(BIN)/python benchmarks/study_timing.py table --out benchmarks/results/study_timing.md
 
 test: setup
 	$(BIN)/ruff check src tests workflow/scripts benchmarks tools

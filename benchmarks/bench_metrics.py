@@ -3,7 +3,7 @@
 Usage (after `make study` has produced results/, or at least prepare_dataset and score_segments for the
 inputs below; a section whose inputs are missing is written as "n/a (reason)"):
 
-    .venv/bin/python benchmarks/bench_metrics.py [--out benchmarks/results.md] [--nltk-segments 2000]
+    .venv/bin/python benchmarks/bench_metrics.py [--out benchmarks/results/metrics.md] [--nltk-segments 2000]
         [--jar-segments 2000] [--draws 1000] [--job-repeats 3] [--max-segments N] [--only SECTION ...]
 
 Every measurement runs in a fresh subprocess (so its peak resident memory is its own) on one
@@ -545,7 +545,7 @@ def section_job(args) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default="benchmarks/results.md", help="Markdown file for the tables")
+    parser.add_argument("--out", default="benchmarks/results/metrics.md", help="Markdown file for the tables")
     parser.add_argument("--nltk-segments", type=int, default=2000, help="segments for METEOR beside NLTK")
     parser.add_argument("--jar-segments", type=int, default=2000, help="segments for METEOR beside the Meteor jar")
     parser.add_argument("--draws", type=int, default=1000, help="bootstrap draws")

@@ -2,7 +2,7 @@
 
 Usage:
 
-    .venv/bin/python benchmarks/bench_mqm_stats.py [--out benchmarks/mqm_stats.md] [--systems 15]
+    .venv/bin/python benchmarks/bench_mqm_stats.py [--out benchmarks/results/mqm_stats.md] [--systems 15]
         [--segments 1000] [--metrics 25] [--draws 1000] [--pairs N]
 
 One eval set of ``--systems`` x ``--segments`` gold scores (10% missing) and ``--metrics`` metrics

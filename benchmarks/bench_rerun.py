@@ -1,6 +1,6 @@
 """The researcher's daily loop on a finished study, timed: rerun one metric, add one user's metric.
 
-    .venv/bin/python benchmarks/bench_rerun.py --study DIR [--study-before DIR] --out benchmarks/rerun.md
+    .venv/bin/python benchmarks/bench_rerun.py --study DIR [--study-before DIR] --out benchmarks/results/rerun.md
 
 For each study directory (a finished ``make study``; ``--study-before``: one of the code before the
 change, for the "before" column), in that directory:

@@ -1,5 +1,5 @@
 """sacrebleu 2.6.0's command line beside `mtmeta score`'s, on the same files: writes
-docs/cli-vs-sacrebleu.md (every command, both outputs, and whether they agree).
+benchmarks/results/cli-vs-sacrebleu.md (every command, both outputs, and whether they agree).
 
     .venv/bin/python benchmarks/cli_vs_sacrebleu.py            # README example and WMT12 en-cs (mirror)
     .venv/bin/python benchmarks/cli_vs_sacrebleu.py --check    # compare only; exit 1 on a mismatch
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DOC = REPO / "docs" / "cli-vs-sacrebleu.md"
+DOC = REPO / "benchmarks" / "results" / "cli-vs-sacrebleu.md"
 
 README_FILES = {
     "hyp.txt": ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."],
@@ -261,7 +261,7 @@ def page(sections: list[tuple[str, str, list[dict]]]) -> str:
            f"Written by `benchmarks/cli_vs_sacrebleu.py` (sacrebleu {sacrebleu_version}, mtmeta {mtmeta_version}); "
            "every command below ran, in the directory of its files, and the outcome column is computed, not typed.",
            "", "`mtmeta score` takes sacrebleu's command line when the metrics are named with `-m` or the "
-           "references come first ([getting started](getting-started.md#the-mtmeta-command)). Outcomes:", "",
+           "references come first ([getting started](../../docs/getting-started.md#the-mtmeta-command)). Outcomes:", "",
            "- **same text**: byte for byte.",
            "- **same text but the signatures**: equal once mtmeta's signatures are written as sacrebleu writes its "
            "own. mtmeta's also name what sacrebleu leaves out of them (`order:4` for BLEU, `beta:2` for chrF, "

@@ -2,7 +2,7 @@
 
 Usage (no study outputs needed; the real-text table reads the data mirror and is "n/a" without it):
 
-    .venv/bin/python benchmarks/long_lines.py [--out benchmarks/long_lines.md] [--mirror ../shared/data]
+    .venv/bin/python benchmarks/long_lines.py [--out benchmarks/results/long_lines.md] [--mirror ../shared/data]
         [--timeout 60] [--cap-gb 4] [--only recipe real ter-short]
 
 Each measurement is a fresh Python process (one core) that reads the line pair from files, builds the
@@ -327,7 +327,7 @@ def header(args) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default="benchmarks/long_lines.md", help="Markdown file for the tables")
+    parser.add_argument("--out", default="benchmarks/results/long_lines.md", help="Markdown file for the tables")
     parser.add_argument("--mirror", type=Path, default=REPO.parent / "shared" / "data", help="the data mirror")
     parser.add_argument("--timeout", type=float, default=60, help="seconds before a process is stopped")
     parser.add_argument("--short-timeout", type=float, default=300, help="the same for TER's short lines")

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/study_timing.py run -- .venv/bin/snakemake --cores 2
     .venv/bin/python benchmarks/study_timing.py noop [--repeats 3] -- .venv/bin/snakemake --cores 2
-    .venv/bin/python benchmarks/study_timing.py table [--top 15] [--out benchmarks/study_timing.md]
+    .venv/bin/python benchmarks/study_timing.py table [--top 15] [--out benchmarks/results/study_timing.md]
 
 ``run`` runs the given command (normally Snakemake on the default config), then writes its wall
 time, the peak resident memory of its largest process and the number of jobs Snakemake ran to

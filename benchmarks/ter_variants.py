@@ -2,7 +2,8 @@
 the WMT12 test sets, and what separates them: sacrebleu's `normalized=True` (-N's rules), tercom's
 tokenizer on top (ASCII-only whitespace, `<skipped>` deleted), and HTML entities decoded in the output.
 
-    .venv/bin/python benchmarks/ter_variants.py [--results results] [--dataset wmt12] [--out benchmarks/ter_variants.md]
+    .venv/bin/python benchmarks/ter_variants.py [--results results] [--dataset wmt12]
+        [--out benchmarks/results/ter_variants.md]
 
 Reads the study's prepared segments (results/datasets/<dataset>/<lp>/segments.parquet); a measurement,
 not part of the study. Scores are corpus TER x 100 (lower is better).
@@ -83,7 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--results", default="results")
     parser.add_argument("--dataset", default="wmt12")
-    parser.add_argument("--out", default="benchmarks/ter_variants.md")
+    parser.add_argument("--out", default="benchmarks/results/ter_variants.md")
     args = parser.parse_args()
     root = Path(args.results) / "datasets" / args.dataset
     paths = sorted(root.glob("*/segments.parquet"))

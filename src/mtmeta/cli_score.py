@@ -11,7 +11,7 @@ Two forms, told apart by how the metrics are named:
 Both score every registered metric and every id of config's ``metric_settings`` with the code the
 workflow runs. ``-t``/``-l`` take the study's own test sets (config's datasets), read from the
 fetched corpus under ``--resources``, fetched first from the mirror or upstream when missing: there
-is no download of sacrebleu's test sets. docs/cli-vs-sacrebleu.md sets sacrebleu's outputs beside
+is no download of sacrebleu's test sets. benchmarks/results/cli-vs-sacrebleu.md sets sacrebleu's outputs beside
 mtmeta's.
 """
 

@@ -4,7 +4,7 @@ mtmeta's own (a score and a signature per line, TSV, JSON records).
 The sacrebleu forms follow sacrebleu 2.6.0's ``Score.format``, ``print_single_results`` and
 ``print_results_table`` rule by rule (alignment on ``=``, JSON key order, tabulate's table styles),
 so that the same command prints the same text; the differences (no colours, mtmeta's signatures,
-its own note under a paired test) are listed in docs/cli-vs-sacrebleu.md.
+its own note under a paired test) are listed in benchmarks/results/cli-vs-sacrebleu.md.
 """
 
 from __future__ import annotations
