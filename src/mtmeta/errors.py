@@ -58,7 +58,7 @@ class OutputError(MtmetaError):
     reason; whatever was there before is left as it was (mtmeta.io writes atomically).
     """
 
-    def __init__(self, path: str | Path, reason: str):
+    def __init__(self, path: str | Path, reason: str, *, expected: str = "a writable location with free space"):
         self.path = str(path)
         self.reason = reason
-        super().__init__(f"{self.path}: cannot write: {reason}; expected a writable location with free space")
+        super().__init__(f"{self.path}: cannot write: {reason}; expected {expected}")

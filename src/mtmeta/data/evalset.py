@@ -22,7 +22,6 @@ Segment ids are line numbers from 1, as everywhere in mtmeta.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from collections.abc import Iterable, Sequence
@@ -34,7 +33,8 @@ import pandas as pd
 
 from mtmeta.data.mtme_scores import LEVELS, check_name, read_score_file, score_lines
 from mtmeta.data.textio import decode_utf8, read_bytes
-from mtmeta.errors import InputError
+from mtmeta.errors import InputError, OutputError
+from mtmeta.io import atomic_path, refuse_links
 
 NO_TRANSLATION = "[No translation supplied]"  # mt-metrics-eval's marker of a missing output
 RESERVED_REFS = ("all", "src")
@@ -370,20 +370,22 @@ def write_evalset(evalset: EvalSet, root: str | Path) -> Path:
     human scores) are replaced, so nothing stale stays beside the new set; metric scores are left
     alone. Everything that would not read back identically is an error before anything is written."""
     _check_writable(evalset)
-    base = Path(root) / evalset.name
+    root = Path(root)
+    base = root / evalset.name
     lp = evalset.lp
+    _check_no_links(root, base, lp)
     for stale in [*base.glob(f"references/{lp}.*"), *base.glob(f"human-scores/{lp}.*.score")]:
         stale.unlink()
     shutil.rmtree(base / "system-outputs" / lp, ignore_errors=True)
     texts = evalset.texts.sort_values("seg_id")
-    _write_lines(base / "sources" / f"{lp}.txt", texts["source"])
+    _write_lines(base / "sources" / f"{lp}.txt", texts["source"], root)
     _write_lines(base / "documents" / f"{lp}.docs", [f"{d} {doc}" for d, doc in zip(texts["domain"], texts["doc"],
-                                                                                       strict=True)])
+                                                                                       strict=True)], root)
     for ref, rows in evalset.references.groupby("reference", sort=True):
-        _write_lines(base / "references" / f"{lp}.{ref}.txt", rows.sort_values("seg_id")["text"])
+        _write_lines(base / "references" / f"{lp}.{ref}.txt", rows.sort_values("seg_id")["text"], root)
     for system, rows in evalset.outputs.groupby("system", sort=True):
         lines = [NO_TRANSLATION if text is None else text for text in rows.sort_values("seg_id")["hypothesis"]]
-        _write_lines(base / "system-outputs" / lp / f"{system}.txt", lines)
+        _write_lines(base / "system-outputs" / lp / f"{system}.txt", lines, root)
     doc_order = {doc: i for i, doc in enumerate(dict.fromkeys(texts["doc"]), start=1)}
     for level, table in evalset.human.items():
         for name, rows in table.groupby("name", sort=True):
@@ -391,7 +393,8 @@ def write_evalset(evalset: EvalSet, root: str | Path) -> Path:
                 rows = rows.rename(columns={"seg_id": "item"})
             elif level == "doc":
                 rows = rows.assign(item=rows["doc"].map(doc_order))
-            _write_lines(base / "human-scores" / f"{lp}.{name}.{level}.score", score_lines(rows, level, human=True))
+            _write_lines(base / "human-scores" / f"{lp}.{name}.{level}.score", score_lines(rows, level, human=True),
+                         root)
     return base
 
 
@@ -466,13 +469,30 @@ def _check_texts(where: str, what: str, texts: pd.Series, *, missing_allowed: bo
             raise ValueError(f"{where}: a {what} is the marker {NO_TRANSLATION!r}, which reads as a missing output")
 
 
-def _write_lines(path: Path, lines: Iterable[str]) -> None:
-    """The lines, each ending in a newline, written to a temporary file renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write("".join(f"{line}\n" for line in lines))
-    os.replace(temporary, path)
+def _write_lines(path: Path, lines: Iterable[str], root: Path) -> None:
+    """The lines, each ending in a newline, written atomically (:func:`mtmeta.io.atomic_path`: a
+    temporary file in a fresh directory of a random name, renamed into place). ``root`` is the
+    output directory: a symbolic link under it (the file, or a directory on the way) is refused."""
+    text = "".join(f"{line}\n" for line in lines)
+    refuse_links(path, root)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(path.parent, exc.strerror or str(exc)) from None
+    with atomic_path(path, root=root) as part, open(part, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+
+
+def _check_no_links(root: Path, base: Path, lp: str) -> None:
+    """Before anything is written under ``root``: no symbolic link among the directories and files of
+    ``lp`` that a write would go through (a downloaded release can carry such links)."""
+    refuse_links(base, root)
+    for folder in ("sources", "documents", "references", "human-scores", "system-outputs", "metric-scores"):
+        refuse_links(base / folder, root)
+        if (base / folder).is_dir():
+            for entry in (base / folder).iterdir():
+                if entry.name.startswith(lp + ".") or entry.name == lp:
+                    refuse_links(entry, root)
 
 
 # ------------------------------------------------------------------------------------ metric scores
@@ -530,7 +550,7 @@ def write_metric_scores(base: str | Path, lp: str, metric: str, refs: str | Sequ
         lines = score_lines(table, level, human=False)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
-    _write_lines(path, lines)
+    _write_lines(path, lines, Path(base))
     return path
 
 

@@ -44,7 +44,7 @@ def read_table(path: str | Path, columns: dict[str, str], *, what: str, optional
         if kind not in KINDS:
             raise ValueError(f"unknown column kind {kind!r}; known: {', '.join(KINDS)}")
     expected = f"{what}: a tab-separated header with {', '.join(columns)}, then one row per line"
-    lines = split_lines(decode_utf8(read_bytes(path, what), path))
+    lines = split_lines(decode_utf8(read_bytes(path, what), path), path)
     if not lines or (len(lines) == 1 and not lines[0].strip()):
         raise InputError(path, "file is empty", line=1, expected=expected)
     header = lines[0].split("\t")

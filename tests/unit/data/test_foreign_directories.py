@@ -1,0 +1,134 @@
+"""Foreign directories and hostile files: links under an output directory are never written through,
+reading is bounded, a lone carriage return and a dangling link are named."""
+
+import gzip
+import os
+
+import pandas as pd
+import pytest
+from test_evalset import tiny  # this directory is on sys.path (no __init__.py)
+
+from mtmeta import io
+from mtmeta.data import textio
+from mtmeta.data.evalset import read_evalset, write_evalset, write_metric_scores
+from mtmeta.data.tables import read_table
+from mtmeta.errors import InputError, OutputError
+from mtmeta.evaluate import check_output_directory
+
+SYS = pd.DataFrame({"system": ["NA", "sys-2"], "score": [0.5, 0.25]})
+
+
+def test_a_planted_tmp_link_is_not_written_through(tmp_path):
+    # A downloaded release can carry a link where a fixed temporary name would be opened for writing.
+    folder = tmp_path / "wmt99/metric-scores/de-en"
+    folder.mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (folder / "BLEU-refB.sys.score.tmp").symlink_to(victim)
+    path = write_metric_scores(tmp_path / "wmt99", "de-en", "BLEU", "refB", "sys", SYS, systems=tiny().systems)
+    assert victim.read_text() == "precious\n"
+    assert not path.is_symlink() and path.read_text() == "NA\t0.5\nsys-2\t0.25\n"
+
+
+def test_a_linked_directory_or_file_under_the_output_directory_is_refused(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "wmt99/metric-scores").mkdir(parents=True)
+    (tmp_path / "wmt99/metric-scores/de-en").symlink_to(elsewhere)
+    with pytest.raises(OutputError) as info:
+        write_metric_scores(tmp_path / "wmt99", "de-en", "BLEU", "refB", "sys", SYS, systems=tiny().systems)
+    assert str(info.value) == (
+        f"{tmp_path}/wmt99/metric-scores/de-en: cannot write: it is a symbolic link (to {elsewhere}), and mtmeta "
+        f"never writes through a link under the output directory {tmp_path}/wmt99; expected a regular file or "
+        "directory there, or none (remove the link)")
+    assert list(elsewhere.iterdir()) == []
+    (tmp_path / "wmt99/metric-scores/de-en").unlink()
+    (tmp_path / "wmt99/metric-scores/de-en").mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "wmt99/metric-scores/de-en/BLEU-refB.sys.score").symlink_to(victim)
+    with pytest.raises(OutputError, match=r"BLEU-refB.sys.score: cannot write: it is a symbolic link"):
+        write_metric_scores(tmp_path / "wmt99", "de-en", "BLEU", "refB", "sys", SYS, systems=tiny().systems)
+    assert victim.read_text() == "precious\n"
+
+
+def test_write_evalset_refuses_a_linked_folder_before_deleting_anything(tmp_path):
+    write_evalset(tiny(), tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("x\n")
+    outputs = tmp_path / "wmt99/system-outputs/de-en"
+    for path in outputs.iterdir():
+        path.unlink()
+    outputs.rmdir()
+    outputs.symlink_to(elsewhere)
+    before = sorted(p.name for p in (tmp_path / "wmt99/references").iterdir())
+    with pytest.raises(OutputError, match=r"system-outputs/de-en: cannot write: it is a symbolic link"):
+        write_evalset(tiny(), tmp_path)
+    assert [p.name for p in elsewhere.iterdir()] == ["keep.txt"]
+    assert sorted(p.name for p in (tmp_path / "wmt99/references").iterdir()) == before
+
+
+def test_an_atomic_write_under_a_root_refuses_a_link_but_a_named_file_may_be_one(tmp_path):
+    target = tmp_path / "target.txt"
+    target.write_text("old")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out/link.txt").symlink_to(target)
+    with pytest.raises(OutputError, match="symbolic link"), io.atomic_path(tmp_path / "out/link.txt",
+                                                                            root=tmp_path / "out"):
+        pass
+    io.write_text(tmp_path / "out/link.txt", "new")  # no root: the file the user named, followed
+    assert target.read_text() == "new"
+
+
+def test_the_current_directory_is_refused_as_an_output_directory_before_any_work(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # empty: before, only the final rename failed, after all the work
+    for out in (".", str(tmp_path), ".."):
+        with pytest.raises(OutputError, match=r"cannot write: it is the current directory or one above it"):
+            check_output_directory(io.Path(out))
+    with pytest.raises(OutputError, match="current directory"), io.atomic_directory("."):
+        pass
+    check_output_directory(tmp_path / "new")  # a directory of its own is fine
+
+
+def test_a_lone_carriage_return_is_named_by_every_line_reader(tmp_path):
+    # Both files with a lone CR on line 2: sacrebleu (files) keeps 3 lines, its stdin and mt-metrics-eval 4.
+    path = tmp_path / "hyp.txt"
+    path.write_bytes(b"a b c\nd e\rf g\nh i\n")
+    message = rf"{path}:2: carriage return \(\\r\) inside the line at column 4; expected lines ending in \\n or"
+    with pytest.raises(InputError, match=message):
+        textio.read_lines(path)
+    table = tmp_path / "scores.tsv"
+    table.write_bytes(b"system\tscore\nA\t1\r\nB\r\t2\n")
+    with pytest.raises(InputError, match=rf"{table}:3: carriage return \(\\r\) inside the line at column 2"):
+        read_table(table, {"system": "name", "score": "number"}, what="scores")
+    path.write_bytes(b"a\r\nb\r\n")  # CRLF line ends are fine
+    assert textio.read_lines(path) == ["a", "b"]
+
+
+def test_a_gzip_bomb_is_refused_while_streaming(tmp_path, monkeypatch):
+    bomb = tmp_path / "hyp.txt.gz"
+    bomb.write_bytes(gzip.compress(b"a\n" * 5_000_000, 9))  # 10 MB from about 10 KB
+    assert os.path.getsize(bomb) < 50_000
+    monkeypatch.setattr(textio, "MAX_TEXT_BYTES", 4 * 2**20)
+    with pytest.raises(InputError) as info:
+        textio.read_lines(bomb)
+    assert str(info.value) == (f"{bomb}: too large: gzip data that decompresses to more than 4,194,304 bytes (a "
+                               "compression bomb?); expected at most 4,194,304 bytes of text, the most mtmeta reads "
+                               "into memory (split the file, or check that it is the right one)")
+    plain = tmp_path / "big.txt"
+    plain.write_bytes(b"x" * (4 * 2**20 + 1))
+    with pytest.raises(InputError, match=r"big.txt: too large: 4,194,305 bytes; expected at most 4,194,304"):
+        textio.read_bytes(plain)
+    assert textio.read_bytes(bomb, limit=10_000_000) == b"a\n" * 5_000_000
+
+
+def test_a_dangling_link_is_named_with_its_target(tmp_path):
+    write_evalset(tiny(), tmp_path)
+    source = tmp_path / "wmt99/sources/de-en.txt"
+    source.unlink()
+    source.symlink_to(tmp_path / "gone.txt")
+    with pytest.raises(InputError) as info:
+        read_evalset(tmp_path, "wmt99", "de-en", std_ref="refA")
+    assert str(info.value) == f"{source}: dangling symbolic link (to {tmp_path}/gone.txt, which does not exist); " \
+                              "expected an existing file"
