@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.numbers import parse_numbers
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import InputError
 
@@ -81,18 +82,11 @@ def parse_scores(values: pd.Series, path, lines, *, human: bool, expected: str) 
     not a finite number is an error naming the line (``lines``: the line number of each value)."""
     values = values.astype(object)
     missing = (values == NONE).to_numpy()
-    numbers = pd.to_numeric(values.where(~missing, "0"), errors="coerce").to_numpy(dtype=float, copy=True)
-    bad = ~np.isfinite(numbers)
     if missing.any() and not human:
         i = int(np.flatnonzero(missing)[0])
         raise InputError(path, "metric score None", line=int(np.asarray(lines)[i]),
                          expected="a number: only human scores may be None")
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(path, f"score {values.iloc[i]!r} is not a finite number", line=int(np.asarray(lines)[i]),
-                         expected=expected)
-    numbers[missing] = np.nan
-    return numbers
+    return parse_numbers(values.to_numpy(), path, lines, "score", missing=NONE if human else None, expected=expected)
 
 
 def _expected(level: str, human: bool) -> str:

@@ -192,8 +192,7 @@ def iter_tsv(path: str | Path, expected_header: list[str]) -> Iterator[tuple[int
 
 
 def parse_int(value: str, path: str | Path, line: int, column: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise InputError(path, f"column {column}: {value!r} is not an integer", line=line,
-                         expected="an integer") from None
+    """An integer field (:func:`mtmeta.data.numbers.parse_integer`: ASCII digits, 64-bit range)."""
+    from mtmeta.data.numbers import parse_integer
+
+    return parse_integer(value, path, line, f"column {column}:")

@@ -117,7 +117,7 @@ def corrupt(tmp_path, path: str, content: bytes | None):
                                                              r"expected 3 per system at the seg level"),
     ("human-scores/de-en.mqm.sys.score", b"ghost\t1\n", r"de-en.mqm.sys.score:1: system 'ghost' has no output"),
     ("human-scores/de-en.mqm.week.score", b"NA\t1\n", r"de-en.mqm.week.score: not a human score file name"),
-    ("human-scores/de-en.mqm.seg.score", b"NA\t1\nNA\tx\nNA\t3\n", r":2: score 'x' is not a finite number"),
+    ("human-scores/de-en.mqm.seg.score", b"NA\t1\nNA\tx\nNA\t3\n", r":2: score 'x' is not a number"),
     ("sources/de-en.txt", b"Eins.\n\xffZwei.\nDrei.\n", r"sources/de-en.txt:2: invalid UTF-8 byte"),
 ])
 def test_malformed_files_are_named(tmp_path, path, content, message):
