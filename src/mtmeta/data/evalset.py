@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.data.mtme_scores import LEVELS, check_name, read_score_file, score_lines
+from mtmeta.data.names import check_name_at, name_problem
 from mtmeta.data.textio import decode_utf8, read_bytes
 from mtmeta.errors import InputError, OutputError
 from mtmeta.io import atomic_path, refuse_links
@@ -229,8 +230,9 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
     for path in sorted(folder.iterdir()):
         if path.suffix != ".txt" or not path.is_file() or path.name.startswith("."):
             raise InputError(path, "not a system output", expected=f"only <system>.txt files in {folder}")
+        system = check_name_at(path.name[: -len(".txt")], path, "system name", file_name=True)
         lines = _read_texts(path, n, missing_allowed=True)
-        outputs.append(pd.DataFrame({"system": pd.Series([path.name[: -len(".txt")]] * n, dtype=object),
+        outputs.append(pd.DataFrame({"system": pd.Series([system] * n, dtype=object),
                                      "seg_id": np.arange(1, n + 1),
                                      "hypothesis": pd.Series(lines, dtype=object)}))
     if not outputs:
@@ -303,7 +305,7 @@ def _reference_name(path: Path, lp: str) -> str:
     if "-" in ref or ref in RESERVED_REFS or not ref:
         raise InputError(path, f"reference name {ref!r} is not allowed",
                          expected="a name without '-' or '.' other than all and src")
-    return ref
+    return check_name_at(ref, path, "reference name", file_name=True)
 
 
 def _read_human_scores(folder: Path, lp: str, evalset: EvalSet) -> dict[str, pd.DataFrame]:
@@ -320,6 +322,7 @@ def _read_human_scores(folder: Path, lp: str, evalset: EvalSet) -> dict[str, pd.
         if len(parts) < 4 or level not in LEVELS or not name:
             raise InputError(path, "not a human score file name", expected=f"{lp}.<name>.<level>.score with level one "
                              "of " + ", ".join(LEVELS))
+        check_name_at(name, path, "human score name", column=True)
         table = read_score_file(path, level, human=True)
         unknown = table.loc[~table["system"].isin(systems)]
         if len(unknown):
@@ -433,6 +436,10 @@ def _check_writable(evalset: EvalSet) -> None:
     items = {"seg": ("seg_id", None), "doc": ("doc", docs)}
     counts = {"seg": n, "doc": len(docs)}
     for level, table in evalset.human.items():
+        for name in table["name"].unique():
+            problem = name_problem(name, column=True)
+            if problem:
+                raise ValueError(f"{where}: human score name {name!r} {problem}")
         unknown = sorted(set(table["system"]) - systems)
         if unknown:
             raise ValueError(f"{where}: {level}-level human scores of systems without outputs: {unknown}")

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.names import RULES, name_problem
 from mtmeta.data.numbers import parse_numbers
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import InputError
@@ -108,11 +109,11 @@ def format_score(value, *, human: bool) -> str:
 
 
 def check_name(name: str, what: str) -> str:
-    """A system or domain name as a score file can hold it: non-empty, no whitespace (the reader
-    splits lines on it)."""
-    if not isinstance(name, str) or not name or any(c.isspace() for c in name):
+    """A system or domain name as a score file can hold it (:mod:`mtmeta.data.names`: non-empty, no
+    whitespace, which the reader splits lines on, no control character)."""
+    if name_problem(name):
         raise ValueError(f"{what} {name!r} cannot be written to an mt-metrics-eval score file: it must be "
-                         "non-empty and contain no whitespace")
+                         f"{RULES}")
     return name
 
 

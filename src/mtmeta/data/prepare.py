@@ -325,7 +325,13 @@ def _human_score_names(evalset, primary: str, lp: str, where: str) -> list[str]:
     levels = evalset.human_score_names
     names = sorted(set(levels.get("sys", [])) | set(levels.get("seg", [])))
     if primary not in names:
-        raise InputError(where, f"{lp} has no human score {primary!r} (it has {', '.join(names) or 'none'})",
+        # Scores at the doc or domain level only are not used (no system-level correlation follows from
+        # them): say which are there, so that "none" does not hide a file the user can see.
+        unused = [f"{name} ({level} level only)" for level in ("doc", "domain") for name in levels.get(level, [])
+                  if name not in names]
+        found = ", ".join(names) or "none at the sys or seg level"
+        raise InputError(where, f"{lp} has no sys- or seg-level human score {primary!r} (it has {found}"
+                         + (f"; unused: {', '.join(unused)}" if unused else "") + ")",
                          expected=f"human-scores/{lp}.{primary}.sys.score or .seg.score",
                          hint="Set the dataset's human_score to one it has")
     return [primary, *(n for n in names if n != primary)]

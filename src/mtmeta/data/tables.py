@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.names import expected as names_expected
+from mtmeta.data.names import name_problem
 from mtmeta.data.numbers import integer_expected, integer_problem, parse_numbers
 from mtmeta.data.textio import decode_utf8, read_bytes, split_lines
 from mtmeta.errors import InputError
@@ -120,9 +122,12 @@ def _convert(path, values: pd.Series, lines: pd.Series, column: str, kind: str) 
 
 
 def _bad_name(value: str, column: str) -> tuple[str, str] | None:
-    if value.strip():
-        return None
-    return f"empty {column}", f"a {column} name (any text but an empty one)"
+    if not value.strip():
+        return f"empty {column}", f"a {column} name (any text but an empty one)"
+    problem = name_problem(value)
+    if problem:
+        return f"{column} {value[:60]!r} {problem}", names_expected(f"{column} name")
+    return None
 
 
 def _bad_integer(value: str, column: str) -> tuple[str, str] | None:
