@@ -274,6 +274,10 @@ def prepare_mtme(name: str, ds: dict, lp: str, resources: Path, assembled: str |
     evalset = read_evalset(root, ds["testset"], lp, std_ref=ds.get("references", {}).get(lp))
     report = Report()
     where = str(root / ds["testset"])
+    if evalset.ignored:
+        shown = ", ".join(evalset.ignored[:10]) + (" ..." if len(evalset.ignored) > 10 else "")
+        report.add("ignored_file", f"{lp}: {shown}", len(evalset.ignored),
+                   "not read (mt-metrics-eval reads only *.txt outputs and references)", where)
     segments = evalset.segments()
     own = segments["system"] == evalset.std_ref
     if own.any():

@@ -109,7 +109,6 @@ def corrupt(tmp_path, path: str, content: bytes | None):
     ("references/de-en.all.txt", b"a\nb\nc\n", r"reference name 'all' is not allowed"),
     ("references/de-en.refA.txt", b"One.\n[No translation supplied]\nThree.\n", r"refA.txt:2: \[No translation"),
     ("system-outputs/de-en/NA.txt", b"One\nTw\ro\nThree\n", r"NA.txt:2: carriage return inside a line"),
-    ("system-outputs/de-en/NA.jsonl", b"{}\n", r"NA.jsonl: not a system output; expected only <system>.txt"),
     ("documents/de-en.docs", b"news d1\nnews\nnews d2\n", r"de-en.docs:2: found 1 whitespace-separated fields"),
     ("documents/de-en.docs", b"news d1\nnews d2\nnews d1\n", r"de-en.docs:3: document 'd1' resumes"),
     ("documents/de-en.docs", b"news d1\nnews d1\n", r"de-en.docs: 2 lines; expected 3 lines"),

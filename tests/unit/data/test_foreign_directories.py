@@ -3,6 +3,7 @@ reading is bounded, a lone carriage return and a dangling link are named."""
 
 import gzip
 import os
+import re
 
 import pandas as pd
 import pytest
@@ -10,7 +11,8 @@ from test_evalset import tiny  # this directory is on sys.path (no __init__.py)
 
 from mtmeta import io
 from mtmeta.data import textio
-from mtmeta.data.evalset import read_evalset, write_evalset, write_metric_scores
+from mtmeta.data.corpus import LANGUAGE_PAIR, split_lp, target_language
+from mtmeta.data.evalset import manifest, read_evalset, update_manifest, write_evalset, write_metric_scores
 from mtmeta.data.tables import read_table
 from mtmeta.errors import InputError, OutputError
 from mtmeta.evaluate import check_output_directory
@@ -132,3 +134,70 @@ def test_a_dangling_link_is_named_with_its_target(tmp_path):
         read_evalset(tmp_path, "wmt99", "de-en", std_ref="refA")
     assert str(info.value) == f"{source}: dangling symbolic link (to {tmp_path}/gone.txt, which does not exist); " \
                               "expected an existing file"
+
+
+def test_entries_mt_metrics_eval_does_not_read_are_ignored_and_listed(tmp_path):
+    # Before, a stray refB.txt~, a README or a .jsonl refused the whole set.
+    write_evalset(tiny(), tmp_path)
+    base = tmp_path / "wmt99"
+    (base / "references/de-en.refB.txt~").write_text("old\n")
+    (base / "system-outputs/de-en/README").write_text("about\n")
+    (base / "system-outputs/de-en/NA.jsonl").write_text("{}\n")
+    (base / "system-outputs/de-en/.hidden.txt").write_text("x\n")
+    evalset = read_evalset(tmp_path, "wmt99", "de-en", std_ref="refA")
+    assert evalset.systems == ["NA", "refB", "sys-2"] and evalset.reference_names == ["refA", "refB"]
+    assert evalset.ignored == ["system-outputs/de-en/.hidden.txt", "system-outputs/de-en/NA.jsonl",
+                               "system-outputs/de-en/README", "references/de-en.refB.txt~"]
+    for system in evalset.systems:
+        (base / f"system-outputs/de-en/{system}.txt").unlink()
+    with pytest.raises(InputError) as info:
+        read_evalset(tmp_path, "wmt99", "de-en", std_ref="refA")
+    assert str(info.value) == (f"{base}/system-outputs/de-en: no system outputs (3 other entries ignored: .hidden.txt, "
+                               "NA.jsonl, README); expected one file <system>.txt per system of de-en (mt-metrics-eval "
+                               "reads only *.txt files)")
+
+
+def test_the_manifest_changes_with_any_file_of_the_pair_and_only_then(tmp_path):
+    write_evalset(tiny(), tmp_path / "data")
+    target = tmp_path / "manifests/de-en.tsv"
+    assert update_manifest(target, tmp_path / "data", "wmt99", "de-en")
+    lines = target.read_text().splitlines()
+    assert lines[0] == "path\tsize\tsha256" and lines[1].startswith("sources/de-en.txt\t18\t")
+    assert [line.split("\t")[0] for line in lines[1:]] == [
+        "sources/de-en.txt", "documents/de-en.docs", "references/de-en.refA.txt", "references/de-en.refB.txt",
+        "system-outputs/de-en/NA.txt", "system-outputs/de-en/refB.txt", "system-outputs/de-en/sys-2.txt",
+        "human-scores/de-en.mqm.doc.score", "human-scores/de-en.mqm.seg.score", "human-scores/de-en.mqm.sys.score",
+        "human-scores/de-en.wmt-z.sys.score"]
+    before = target.stat().st_mtime_ns
+    assert not update_manifest(target, tmp_path / "data", "wmt99", "de-en")  # unchanged: not rewritten
+    assert target.stat().st_mtime_ns == before
+    output = tmp_path / "data/wmt99/system-outputs/de-en/sys-2.txt"
+    times = os.stat(output)
+    output.write_text(output.read_text().replace("Dos", "Zwo"))  # same size, same time
+    os.utime(output, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert update_manifest(target, tmp_path / "data", "wmt99", "de-en")
+    (tmp_path / "data/wmt99/system-outputs/de-en/new.txt").write_text("a\nb\nc\n")
+    assert update_manifest(target, tmp_path / "data", "wmt99", "de-en")
+    assert "system-outputs/de-en/new.txt\t6\t" in target.read_text()
+    assert manifest(tmp_path / "data", "wmt99", "en-de") == (  # another pair: nothing of de-en
+        "path\tsize\tsha256\nsources/en-de.txt\t-\t-\ndocuments/en-de.docs\t-\t-\n")
+
+
+def test_locale_pairs_as_mt_metrics_eval_names_them(tmp_path):
+    evalset = tiny()
+    for lp in ("en-ko_KR", "en-sr_Cyrl_RS", "cs-de_DE"):
+        evalset.lp = lp
+        write_evalset(evalset, tmp_path)
+        assert read_evalset(tmp_path, "wmt99", lp, std_ref="refA").systems == ["NA", "refB", "sys-2"]
+    assert split_lp("en-ko_KR") == ("en", "ko") and target_language("en-sr_Cyrl_RS") == "sr"
+    assert re.fullmatch(LANGUAGE_PAIR, "en-ko_KR") and not re.fullmatch(LANGUAGE_PAIR, "en-ko_kr")
+
+
+def test_check_config_accepts_a_locale_pair(tmp_path):
+    from mtmeta.config import load_config
+
+    path = tmp_path / "c.yaml"
+    path.write_text("metrics: [bleu]\ndatasets:\n  wmt25:\n    description: x\n    kind: mtme\n"
+                    "    evalset: {path: data}\n    testset: wmt25\n    human_score: mqm\n"
+                    "    language_pairs: [en-ko_KR, en-sr_Cyrl_RS]\n")
+    assert load_config([str(path)])["datasets"]["wmt25"]["language_pairs"] == ["en-ko_KR", "en-sr_Cyrl_RS"]
