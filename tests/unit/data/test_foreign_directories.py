@@ -201,3 +201,14 @@ def test_check_config_accepts_a_locale_pair(tmp_path):
                     "    evalset: {path: data}\n    testset: wmt25\n    human_score: mqm\n"
                     "    language_pairs: [en-ko_KR, en-sr_Cyrl_RS]\n")
     assert load_config([str(path)])["datasets"]["wmt25"]["language_pairs"] == ["en-ko_KR", "en-sr_Cyrl_RS"]
+
+
+def test_a_huge_header_is_not_echoed_whole(tmp_path):
+    path = tmp_path / "scores.tsv"
+    header = "\t".join(f"column{i}" for i in range(60_000))  # about 600 KB
+    path.write_text(header + "\nA\t1\n")
+    with pytest.raises(InputError) as info:
+        read_table(path, {"system": "name", "score": "number"}, what="scores")
+    message = str(info.value)
+    assert len(message) < 5000 and message.startswith(f"{path}:1: no 'system', 'score' columns (header: ['column0'")
+    assert "characters left out] ... " in message and message.endswith("then one row per line")
