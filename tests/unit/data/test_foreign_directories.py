@@ -212,3 +212,14 @@ def test_a_huge_header_is_not_echoed_whole(tmp_path):
     message = str(info.value)
     assert len(message) < 5000 and message.startswith(f"{path}:1: no 'system', 'score' columns (header: ['column0'")
     assert "characters left out] ... " in message and message.endswith("then one row per line")
+
+
+def test_the_score_command_names_a_lone_carriage_return(tmp_path, capsys):
+    from mtmeta.cli import main
+
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    for path in (ref, hyp):  # sacrebleu scores 3 segments from these files, and 4 from hyp.txt on stdin
+        path.write_bytes(b"a b c\nd e\rf g\nh i\n")
+    assert main(["score", str(ref), "-i", str(hyp), "-m", "bleu"]) == 2
+    err = capsys.readouterr().err
+    assert f"{ref}:2: carriage return (\\r) inside the line at column 4" in err and "Traceback" not in err
