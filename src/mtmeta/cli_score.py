@@ -191,12 +191,12 @@ def read_segments(path: str, role: str) -> list[str]:
     from mtmeta.data.textio import decode_utf8, read_lines, split_lines
 
     if path == STDIN:
-        lines = split_lines(decode_utf8(_stdin_bytes(), "<stdin>"))
+        lines = split_lines(decode_utf8(_stdin_bytes(), "<stdin>"), "<stdin>")
     elif os.path.isdir(path):
         raise InputError(path, f"is a directory, given as {role}", expected="a text file with one segment per line")
     elif os.path.exists(path) and not os.path.isfile(path):  # a pipe, e.g. the shell's <(...)
         with open(path, "rb") as stream:
-            lines = split_lines(decode_utf8(stream.read(), path))
+            lines = split_lines(decode_utf8(stream.read(), path), path)
     else:
         lines = read_lines(path)
     if not lines:

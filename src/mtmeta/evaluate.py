@@ -10,7 +10,7 @@ import pandas as pd
 
 from mtmeta.data.external import PairData, check_against, file_digest, read_score_file
 from mtmeta.errors import MtmetaError
-from mtmeta.io import read_json, read_tsv
+from mtmeta.io import check_replaceable_directory, read_json, read_tsv
 from mtmeta.metaeval.external import Evaluation, evaluate_pair, segment_table, system_table
 from mtmeta.metrics.external import ExternalScores
 from mtmeta.metrics.spec import MetricSpec
@@ -170,7 +170,9 @@ OUTPUTS = frozenset([*(f"{kind}.tsv" for kind in TABLES), "notes.txt"])
 def check_output_directory(out: Path) -> None:
     """``out`` may receive evaluate's tables if it is new, empty, or holds only files evaluate writes
     (an earlier run's, which :func:`write_tables` replaces as a whole, so no table of that run is left
-    beside the new ones); anything else there is refused, never deleted."""
+    beside the new ones); anything else there is refused, never deleted, and so is the current
+    directory or one above it."""
+    check_replaceable_directory(out)
     if not out.exists():
         return
     if not out.is_dir():

@@ -7,7 +7,12 @@
 - JSON summaries: UTF-8.
 - Markdown: GitHub-flavoured tables; p-values below 0.001 keep three significant digits.
 - Every output is written atomically (:func:`atomic_path`): a full disk or a killed job leaves the
-  previous file, or none, never half a file.
+  previous file, or none, never half a file. The temporary file is made in a fresh directory of a
+  random name (``mkdir`` fails rather than reuse anything there), so nothing already in place is
+  ever opened for writing.
+- Under an output directory the caller names (``root``: e.g. ``export-scores --out``, a downloaded
+  mt-metrics-eval release), a symbolic link is refused, never written through
+  (:func:`refuse_links`): a link to a file, or a linked directory on the way to it.
 """
 
 from __future__ import annotations
@@ -58,8 +63,30 @@ def _fresh_directory(path: Path, suffix: str) -> Path:
             continue
 
 
+def refuse_links(path, root) -> None:
+    """An :class:`OutputError` if ``path`` (under the output directory ``root``), or any directory
+    between ``root`` and it, is a symbolic link: writing there would change the file the link points
+    to, wherever that is. ``root`` itself may be a link (the user named it)."""
+    path, root = Path(path), Path(root)
+    try:
+        relative = path.relative_to(root)
+    except ValueError:
+        raise ValueError(f"{path} is not under the output directory {root}") from None
+    current = root
+    for part in relative.parts:
+        current = current / part
+        if current.is_symlink():
+            try:
+                target = os.readlink(current)
+            except OSError:
+                target = "?"
+            raise OutputError(current, f"it is a symbolic link (to {target}), and mtmeta never writes through a "
+                                       f"link under the output directory {root}",
+                              expected="a regular file or directory there, or none (remove the link)")
+
+
 @contextmanager
-def atomic_path(path) -> Iterator[Path]:
+def atomic_path(path, *, root=None) -> Iterator[Path]:
     """Where to write ``path`` so that it appears whole or not at all.
 
     The block writes to a file of the same name in a fresh hidden directory beside ``path`` (same
@@ -67,9 +94,15 @@ def atomic_path(path) -> Iterator[Path]:
     gzip's header see what they would see for ``path``). When the block ends without error the file
     is renamed over ``path``; on any error the directory is removed and ``path`` keeps what it had.
     A failure to write (no space, no permission ...) is an :class:`OutputError` naming ``path``.
+
+    ``root``: the output directory ``path`` is under; a link at ``path`` or on the way to it from
+    ``root`` is then refused (:func:`refuse_links`). Without it, a link at ``path`` itself is
+    followed (a file the user named, e.g. ``-o`` of the CLI).
     """
     path = Path(path)
-    if path.is_symlink():
+    if root is not None:
+        refuse_links(path, root)
+    elif path.is_symlink():
         path = path.resolve()  # write where the link points, as opening it for writing would
     if path.exists() and not path.is_file():
         raise OutputError(path, "it exists and is not a regular file (a directory, device or pipe)")
@@ -86,12 +119,27 @@ def atomic_path(path) -> Iterator[Path]:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def check_replaceable_directory(path) -> None:
+    """An :class:`OutputError` if ``path`` is the current directory or one above it (``.``, ``..``,
+    an absolute path to either): :func:`atomic_directory` replaces its directory as a whole."""
+    path = Path(path)
+    try:
+        inside = path.name in ("", ".", "..") or Path.cwd().resolve().is_relative_to(path.resolve())
+    except OSError:  # no current directory any more: nothing to protect there
+        inside = path.name in ("", ".", "..")
+    if inside:
+        raise OutputError(path, "it is the current directory or one above it, which would be replaced as a whole",
+                          expected="a directory of its own for the output (e.g. a new one below this)")
+
+
 @contextmanager
 def atomic_directory(path) -> Iterator[Path]:
     """A directory to fill that replaces ``path`` (a directory, or nothing) only when the block ends
     without error; the previous directory and everything in it is then removed. On an error the
-    new directory is removed and ``path`` is left as it was."""
+    new directory is removed and ``path`` is left as it was. The current directory (``.``) or one
+    above it cannot be replaced so: refused before anything is written."""
     path = Path(path)
+    check_replaceable_directory(path)
     if path.exists() and not path.is_dir():
         raise OutputError(path, "it exists and is not a directory")
     try:

@@ -1,12 +1,14 @@
 # Shared set-up (the config is loaded and validated, defaults filled, by the Snakefile): resolve the
 # data mirror, plan every fetch, and derive the targets and wildcard constraints from config.
+import functools
 import os
 import re
 from pathlib import Path
 
 from mtmeta import metrics as metric_registry
 from mtmeta.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
-from mtmeta.data.corpus import target_language
+from mtmeta.data.corpus import LANGUAGE_PAIR, target_language
+from mtmeta.data.evalset import update_manifest
 from mtmeta.data.prepare import judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 from mtmeta.data.neural_scores import METRICS as NEURAL_METRICS
@@ -43,7 +45,7 @@ for _name, _ds in DATASETS.items():
 wildcard_constraints:
     source="|".join(map(re.escape, config["sources"])),
     dataset="|".join(map(re.escape, DATASETS)),
-    lp=r"[a-z]{2,3}-[a-z]{2,3}",
+    lp=LANGUAGE_PAIR,
     metric="|".join(map(re.escape, ALL_METRICS)),
     sweep="|".join(map(re.escape, config["sweeps"])) or "NONE",
 
@@ -80,8 +82,20 @@ def prepare_inputs(wildcards):
     if "assemble" in evalset:
         inputs.append(f"results/evalsets/{evalset['assemble']}")
     elif "path" in evalset:
-        inputs.append(evalset["path"])  # a user's mt-metrics-eval data: a change there reruns the pair
+        inputs.append(evalset_manifest(wildcards.dataset, wildcards.lp))
     return inputs
+
+
+@functools.cache
+def evalset_manifest(dataset, lp):
+    """A user's mt-metrics-eval data (evalset: {path: DIR}): the manifest of the pair's files (path,
+    size, SHA-256; mtmeta.data.evalset.manifest), rewritten when it changes, as the pair's input. A
+    directory's time does not change when a file in it is edited: the manifest's does, so that
+    editing, adding or removing a file of the pair reruns it (and only it)."""
+    ds = DATASETS[dataset]
+    target = f"results/evalsets/manifests/{dataset}/{lp}.tsv"
+    update_manifest(target, Path(ds["evalset"]["path"]).expanduser(), ds["testset"], lp)
+    return target
 
 
 def fetch_plan(wildcards):

@@ -36,12 +36,20 @@ class Layout:
         return cls(reference=spec["reference"], source=spec["source"], system=spec["system"])
 
 
+# A language pair as mt-metrics-eval names them: SRC-TRG, each a language code of 2 or 3 letters with,
+# from WMT25 on, an optional script and region (en-ko_KR, en-sr_Cyrl_RS, cs-de_DE).
+LANGUAGE = r"[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:_[A-Z]{2})?"
+LANGUAGE_PAIR = f"{LANGUAGE}-{LANGUAGE}"
+
+
 def split_lp(lp: str) -> tuple[str, str]:
+    """The source and target languages of a pair, without a locale's script or region (en-ko_KR: en,
+    ko): metrics, tokenisers and lexicons work by language."""
     try:
         src, trg = lp.split("-")
     except ValueError:
-        raise ConfigError(f"language pair {lp!r} must look like 'src-trg', e.g. 'en-cs'") from None
-    return src, trg
+        raise ConfigError(f"language pair {lp!r} must look like 'src-trg', e.g. 'en-cs' or 'en-ko_KR'") from None
+    return src.split("_")[0], trg.split("_")[0]
 
 
 

@@ -22,7 +22,7 @@ Segment ids are line numbers from 1, as everywhere in mtmeta.
 
 from __future__ import annotations
 
-import os
+import hashlib
 import re
 import shutil
 from collections.abc import Iterable, Sequence
@@ -32,13 +32,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.corpus import LANGUAGE_PAIR
 from mtmeta.data.mtme_scores import LEVELS, check_name, read_score_file, score_lines
+from mtmeta.data.names import check_name_at, name_problem
 from mtmeta.data.textio import decode_utf8, read_bytes
-from mtmeta.errors import InputError
+from mtmeta.errors import InputError, OutputError
+from mtmeta.io import atomic_path, refuse_links
 
 NO_TRANSLATION = "[No translation supplied]"  # mt-metrics-eval's marker of a missing output
 RESERVED_REFS = ("all", "src")
-LP = re.compile(r"[a-z]{2,3}-[a-z]{2,3}")
+LP = re.compile(LANGUAGE_PAIR)  # en-de, and mt-metrics-eval's locale pairs such as en-ko_KR
 
 # The standard reference of each test set and language pair, as mt-metrics-eval's meta_info.py
 # defines it (the default of a test set, then its exceptions).
@@ -100,6 +103,8 @@ class EvalSet:
     ``human``: per level (seg, doc, sys, domain), the human scores of every name: name, system, seg_id
     (seg), doc (doc) or domain (domain), score (NaN = missing).
     ``std_ref``: the standard reference.
+    ``ignored``: entries of the pair's folders that are not read (paths under the test set), as
+    mt-metrics-eval ignores them (:class:`PairFiles`).
     """
 
     name: str
@@ -109,6 +114,7 @@ class EvalSet:
     references: pd.DataFrame
     outputs: pd.DataFrame
     human: dict[str, pd.DataFrame] = field(default_factory=dict)
+    ignored: list[str] = field(default_factory=list)
 
     def __post_init__(self):
         # One set of column types however the tables were made (read, assembled or by hand): names and
@@ -212,8 +218,9 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
     domains, docs = _read_documents(base / "documents" / f"{lp}.docs", n)
     texts["domain"], texts["doc"] = pd.Series(domains, dtype=object), pd.Series(docs, dtype=object)
 
+    files = pair_files(root, name, lp)
     references = []
-    for path in sorted((base / "references").glob(f"{lp}.*")):
+    for path in files.references:
         ref = _reference_name(path, lp)
         lines = _read_texts(path, n)
         references.append(pd.DataFrame({"reference": pd.Series([ref] * n, dtype=object), "seg_id": np.arange(1, n + 1),
@@ -226,15 +233,17 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
     folder = base / "system-outputs" / lp
     if not folder.is_dir():
         raise InputError(folder, "no such directory", expected=f"one file <system>.txt per system of {lp}")
-    for path in sorted(folder.iterdir()):
-        if path.suffix != ".txt" or not path.is_file() or path.name.startswith("."):
-            raise InputError(path, "not a system output", expected=f"only <system>.txt files in {folder}")
+    for path in files.outputs:
+        system = check_name_at(path.name[: -len(".txt")], path, "system name", file_name=True)
         lines = _read_texts(path, n, missing_allowed=True)
-        outputs.append(pd.DataFrame({"system": pd.Series([path.name[: -len(".txt")]] * n, dtype=object),
+        outputs.append(pd.DataFrame({"system": pd.Series([system] * n, dtype=object),
                                      "seg_id": np.arange(1, n + 1),
                                      "hypothesis": pd.Series(lines, dtype=object)}))
     if not outputs:
-        raise InputError(folder, "no system outputs", expected=f"one file <system>.txt per system of {lp}")
+        ignored = [path.name for path in files.ignored if path.parent == folder]
+        shown = f" ({len(ignored)} other entries ignored: {', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''})"
+        raise InputError(folder, "no system outputs" + (shown if ignored else ""),
+                         expected=f"one file <system>.txt per system of {lp} (mt-metrics-eval reads only *.txt files)")
     outputs = pd.concat(outputs, ignore_index=True)
 
     std_ref = std_ref or standard_reference(name, lp)
@@ -246,8 +255,75 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
         raise InputError(base / "references", f"standard reference {std_ref!r} of {name} {lp} is not there",
                          expected=f"one of {known_refs}")
     evalset = EvalSet(name, lp, std_ref, texts, references, outputs)
-    human = _read_human_scores(base / "human-scores", lp, evalset)
-    return EvalSet(name, lp, std_ref, evalset.texts, evalset.references, evalset.outputs, human)
+    human = _read_human_scores(files.human, lp, evalset)
+    return EvalSet(name, lp, std_ref, evalset.texts, evalset.references, evalset.outputs, human,
+                   ignored=[str(path.relative_to(base)) for path in files.ignored])
+
+
+@dataclass
+class PairFiles:
+    """The files of one pair of a test set that :func:`read_evalset` reads, and the entries beside
+    them it ignores as mt-metrics-eval does (it reads ``references/<lp>.*.txt``,
+    ``system-outputs/<lp>/*.txt`` and ``human-scores/<lp>.*.score`` only): a ``README``, an editor's
+    ``refB.txt~``, a ``.jsonl`` or a hidden file there is reported, not read."""
+
+    sources: Path
+    documents: Path
+    references: list[Path]
+    outputs: list[Path]
+    human: list[Path]
+    ignored: list[Path]
+
+    def read(self) -> list[Path]:
+        return [self.sources, self.documents, *self.references, *self.outputs, *self.human]
+
+
+def pair_files(root: str | Path, name: str, lp: str) -> PairFiles:
+    base = Path(root) / name
+    folder = base / "system-outputs" / lp
+    entries = sorted(folder.iterdir()) if folder.is_dir() else []
+    outputs = [p for p in entries if p.name.endswith(".txt") and not p.name.startswith(".")]
+    ignored = [p for p in entries if p not in outputs]
+    references = sorted((base / "references").glob(f"{lp}.*.txt"))
+    ignored += sorted(p for p in (base / "references").glob(f"{lp}.*") if p not in references)
+    return PairFiles(base / "sources" / f"{lp}.txt", base / "documents" / f"{lp}.docs", references, outputs,
+                     sorted((base / "human-scores").glob(f"{lp}.*.score")), ignored)
+
+
+def manifest(root: str | Path, name: str, lp: str) -> str:
+    """What the pair's result depends on, as a TSV (path under the test set, size, SHA-256; ``-`` for a
+    missing file, ``ignored`` for an entry the reader ignores): the workflow rewrites it only when it
+    changes and makes it an input of the pair's rules, so that editing, adding or removing a file of
+    the pair reruns it even when the edit kept the file's time (a copy with ``cp -p``, an archive)."""
+    base = Path(root) / name
+    files = pair_files(root, name, lp)
+    rows = ["path\tsize\tsha256"]
+    for path in files.read():
+        relative = path.relative_to(base).as_posix()
+        if path.is_file():
+            digest = hashlib.sha256()
+            with open(path, "rb") as handle:
+                while block := handle.read(1 << 20):
+                    digest.update(block)
+            rows.append(f"{relative}\t{path.stat().st_size}\t{digest.hexdigest()}")
+        else:
+            rows.append(f"{relative}\t-\t-")
+    rows += [f"{path.relative_to(base).as_posix()}\t-\tignored" for path in files.ignored]
+    return "".join(f"{row}\n" for row in rows)
+
+
+def update_manifest(target: str | Path, root: str | Path, name: str, lp: str) -> bool:
+    """Write the pair's :func:`manifest` to ``target`` if it differs from what is there (so that its
+    time changes only with the pair's files); whether it was written."""
+    from mtmeta.io import write_text
+
+    text = manifest(root, name, lp)
+    target = Path(target)
+    if target.is_file() and target.read_text(encoding="utf-8") == text:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_text(target, text)
+    return True
 
 
 def _read_texts(path: Path, n: int | None = None, *, missing_allowed: bool = False) -> list[str | None]:
@@ -303,23 +379,22 @@ def _reference_name(path: Path, lp: str) -> str:
     if "-" in ref or ref in RESERVED_REFS or not ref:
         raise InputError(path, f"reference name {ref!r} is not allowed",
                          expected="a name without '-' or '.' other than all and src")
-    return ref
+    return check_name_at(ref, path, "reference name", file_name=True)
 
 
-def _read_human_scores(folder: Path, lp: str, evalset: EvalSet) -> dict[str, pd.DataFrame]:
+def _read_human_scores(paths: list[Path], lp: str, evalset: EvalSet) -> dict[str, pd.DataFrame]:
     human: dict[str, pd.DataFrame] = {}
-    if not folder.is_dir():
-        return human
     systems = set(evalset.systems)
     n_docs = evalset.texts["doc"].nunique()
     domains = set(evalset.texts["domain"])
     collected: dict[str, list[pd.DataFrame]] = {level: [] for level in LEVELS}
-    for path in sorted(folder.glob(f"{lp}.*.score")):
+    for path in paths:
         parts = path.name.split(".")
         level, name = parts[-2], ".".join(parts[1:-2])
         if len(parts) < 4 or level not in LEVELS or not name:
             raise InputError(path, "not a human score file name", expected=f"{lp}.<name>.<level>.score with level one "
                              "of " + ", ".join(LEVELS))
+        check_name_at(name, path, "human score name", column=True)
         table = read_score_file(path, level, human=True)
         unknown = table.loc[~table["system"].isin(systems)]
         if len(unknown):
@@ -370,20 +445,22 @@ def write_evalset(evalset: EvalSet, root: str | Path) -> Path:
     human scores) are replaced, so nothing stale stays beside the new set; metric scores are left
     alone. Everything that would not read back identically is an error before anything is written."""
     _check_writable(evalset)
-    base = Path(root) / evalset.name
+    root = Path(root)
+    base = root / evalset.name
     lp = evalset.lp
+    _check_no_links(root, base, lp)
     for stale in [*base.glob(f"references/{lp}.*"), *base.glob(f"human-scores/{lp}.*.score")]:
         stale.unlink()
     shutil.rmtree(base / "system-outputs" / lp, ignore_errors=True)
     texts = evalset.texts.sort_values("seg_id")
-    _write_lines(base / "sources" / f"{lp}.txt", texts["source"])
+    _write_lines(base / "sources" / f"{lp}.txt", texts["source"], root)
     _write_lines(base / "documents" / f"{lp}.docs", [f"{d} {doc}" for d, doc in zip(texts["domain"], texts["doc"],
-                                                                                       strict=True)])
+                                                                                       strict=True)], root)
     for ref, rows in evalset.references.groupby("reference", sort=True):
-        _write_lines(base / "references" / f"{lp}.{ref}.txt", rows.sort_values("seg_id")["text"])
+        _write_lines(base / "references" / f"{lp}.{ref}.txt", rows.sort_values("seg_id")["text"], root)
     for system, rows in evalset.outputs.groupby("system", sort=True):
         lines = [NO_TRANSLATION if text is None else text for text in rows.sort_values("seg_id")["hypothesis"]]
-        _write_lines(base / "system-outputs" / lp / f"{system}.txt", lines)
+        _write_lines(base / "system-outputs" / lp / f"{system}.txt", lines, root)
     doc_order = {doc: i for i, doc in enumerate(dict.fromkeys(texts["doc"]), start=1)}
     for level, table in evalset.human.items():
         for name, rows in table.groupby("name", sort=True):
@@ -391,14 +468,15 @@ def write_evalset(evalset: EvalSet, root: str | Path) -> Path:
                 rows = rows.rename(columns={"seg_id": "item"})
             elif level == "doc":
                 rows = rows.assign(item=rows["doc"].map(doc_order))
-            _write_lines(base / "human-scores" / f"{lp}.{name}.{level}.score", score_lines(rows, level, human=True))
+            _write_lines(base / "human-scores" / f"{lp}.{name}.{level}.score", score_lines(rows, level, human=True),
+                         root)
     return base
 
 
 def _check_writable(evalset: EvalSet) -> None:
     where = f"EvalSet {evalset.name} {evalset.lp}"
     if not LP.fullmatch(evalset.lp):
-        raise ValueError(f"{where}: language pair {evalset.lp!r} is not like en-de")
+        raise ValueError(f"{where}: language pair {evalset.lp!r} is not like en-de or en-ko_KR")
     if not evalset.name or "/" in evalset.name or evalset.name.startswith("."):
         raise ValueError(f"{where}: {evalset.name!r} cannot be a test-set directory name")
     n = evalset.n_segments
@@ -430,6 +508,10 @@ def _check_writable(evalset: EvalSet) -> None:
     items = {"seg": ("seg_id", None), "doc": ("doc", docs)}
     counts = {"seg": n, "doc": len(docs)}
     for level, table in evalset.human.items():
+        for name in table["name"].unique():
+            problem = name_problem(name, column=True)
+            if problem:
+                raise ValueError(f"{where}: human score name {name!r} {problem}")
         unknown = sorted(set(table["system"]) - systems)
         if unknown:
             raise ValueError(f"{where}: {level}-level human scores of systems without outputs: {unknown}")
@@ -466,13 +548,30 @@ def _check_texts(where: str, what: str, texts: pd.Series, *, missing_allowed: bo
             raise ValueError(f"{where}: a {what} is the marker {NO_TRANSLATION!r}, which reads as a missing output")
 
 
-def _write_lines(path: Path, lines: Iterable[str]) -> None:
-    """The lines, each ending in a newline, written to a temporary file renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write("".join(f"{line}\n" for line in lines))
-    os.replace(temporary, path)
+def _write_lines(path: Path, lines: Iterable[str], root: Path) -> None:
+    """The lines, each ending in a newline, written atomically (:func:`mtmeta.io.atomic_path`: a
+    temporary file in a fresh directory of a random name, renamed into place). ``root`` is the
+    output directory: a symbolic link under it (the file, or a directory on the way) is refused."""
+    text = "".join(f"{line}\n" for line in lines)
+    refuse_links(path, root)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(path.parent, exc.strerror or str(exc)) from None
+    with atomic_path(path, root=root) as part, open(part, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+
+
+def _check_no_links(root: Path, base: Path, lp: str) -> None:
+    """Before anything is written under ``root``: no symbolic link among the directories and files of
+    ``lp`` that a write would go through (a downloaded release can carry such links)."""
+    refuse_links(base, root)
+    for folder in ("sources", "documents", "references", "human-scores", "system-outputs", "metric-scores"):
+        refuse_links(base / folder, root)
+        if (base / folder).is_dir():
+            for entry in (base / folder).iterdir():
+                if entry.name.startswith(lp + ".") or entry.name == lp:
+                    refuse_links(entry, root)
 
 
 # ------------------------------------------------------------------------------------ metric scores
@@ -530,7 +629,7 @@ def write_metric_scores(base: str | Path, lp: str, metric: str, refs: str | Sequ
         lines = score_lines(table, level, human=False)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
-    _write_lines(path, lines)
+    _write_lines(path, lines, Path(base))
     return path
 
 

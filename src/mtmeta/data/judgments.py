@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.numbers import number_problem
 from mtmeta.data.report import Report
 from mtmeta.data.tables import read_table
 from mtmeta.data.textio import decode_utf8, iter_tsv, parse_int, read_bytes, read_lines
@@ -368,10 +369,7 @@ def read_system_scores(path: str | Path, lp: str, testset: str) -> pd.DataFrame:
             continue
         if test != testset:
             raise InputError(path, f"test set {test!r}", line=number, expected=f"{testset!r} (the dataset's testset)")
-        try:
-            score = float(value)
-        except ValueError:
-            score = math.nan
+        score = math.nan if number_problem(value) else float(value)
         if not system or not math.isfinite(score):
             raise InputError(path, f"system {system!r} with score {value!r}", line=number,
                              expected="a system name and a finite number")

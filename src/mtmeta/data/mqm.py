@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.data.mtme_scores import frame, parse_scores
+from mtmeta.data.numbers import parse_integer, parse_integers
 from mtmeta.data.report import Report
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import ConfigError, InputError
@@ -198,9 +199,7 @@ def read_mqm_tsv(path: str | Path, *, weights: Mapping[str, float] = WEIGHTS,
 
 
 def _positive_int(value: str, path, line: int, column: str) -> int:
-    if not (value.isascii() and value.isdigit()) or int(value) < 1:
-        raise InputError(path, f"{column} {value!r} is not a positive integer", line=line, expected="1, 2, ...")
-    return int(value)
+    return parse_integer(value, path, line, column, minimum=1)
 
 
 def _report(errors: pd.DataFrame, unbalanced: list[int], source_spans: int, path: str) -> Report:
@@ -325,13 +324,7 @@ def read_avg_seg_scores(path: str | Path) -> pd.DataFrame:
 
 def positive_ints(values: pd.Series, path, lines, column: str) -> np.ndarray:
     """Integer fields >= 1 as int64; anything else is an error naming the line."""
-    values = values.astype(object)
-    good = np.array([v.isascii() and v.isdigit() and v.lstrip("0") != "" for v in values], dtype=bool)
-    if not good.all():
-        i = int(np.flatnonzero(~good)[0])
-        raise InputError(path, f"{column} {values.iloc[i]!r} is not a positive integer", line=int(np.asarray(lines)[i]),
-                         expected="1, 2, ...")
-    return values.astype(np.int64).to_numpy()
+    return parse_integers(values.astype(object).to_numpy(), path, lines, column, minimum=1)
 
 
 def compare_segment_scores(ours: pd.DataFrame, theirs: pd.DataFrame, *, tolerance: float = 5e-7) -> pd.DataFrame:

@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.names import RULES, name_problem
+from mtmeta.data.numbers import parse_numbers
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import InputError
 
@@ -81,18 +83,11 @@ def parse_scores(values: pd.Series, path, lines, *, human: bool, expected: str) 
     not a finite number is an error naming the line (``lines``: the line number of each value)."""
     values = values.astype(object)
     missing = (values == NONE).to_numpy()
-    numbers = pd.to_numeric(values.where(~missing, "0"), errors="coerce").to_numpy(dtype=float, copy=True)
-    bad = ~np.isfinite(numbers)
     if missing.any() and not human:
         i = int(np.flatnonzero(missing)[0])
         raise InputError(path, "metric score None", line=int(np.asarray(lines)[i]),
                          expected="a number: only human scores may be None")
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(path, f"score {values.iloc[i]!r} is not a finite number", line=int(np.asarray(lines)[i]),
-                         expected=expected)
-    numbers[missing] = np.nan
-    return numbers
+    return parse_numbers(values.to_numpy(), path, lines, "score", missing=NONE if human else None, expected=expected)
 
 
 def _expected(level: str, human: bool) -> str:
@@ -114,11 +109,11 @@ def format_score(value, *, human: bool) -> str:
 
 
 def check_name(name: str, what: str) -> str:
-    """A system or domain name as a score file can hold it: non-empty, no whitespace (the reader
-    splits lines on it)."""
-    if not isinstance(name, str) or not name or any(c.isspace() for c in name):
+    """A system or domain name as a score file can hold it (:mod:`mtmeta.data.names`: non-empty, no
+    whitespace, which the reader splits lines on, no control character)."""
+    if name_problem(name):
         raise ValueError(f"{what} {name!r} cannot be written to an mt-metrics-eval score file: it must be "
-                         "non-empty and contain no whitespace")
+                         f"{RULES}")
     return name
 
 

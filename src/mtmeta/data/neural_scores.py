@@ -14,12 +14,12 @@ lp, system, seg_id, score.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
+from mtmeta.data.numbers import parse_number
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import InputError
 
@@ -77,14 +77,7 @@ def _read_column(path: Path, metric: str, reference: str) -> list[float]:
         if len(fields) != len(header):
             raise InputError(path, f"found {len(fields)} tab-separated fields", line=number,
                              expected=f"{len(header)}, as the header has")
-        try:
-            score = float(fields[column])
-        except ValueError:
-            raise InputError(path, f"score {fields[column]!r} is not a number", line=number,
-                             expected="a number") from None
-        if not math.isfinite(score):
-            raise InputError(path, f"score {fields[column]!r} is not finite", line=number, expected="a finite number")
-        scores.append(score)
+        scores.append(parse_number(fields[column], path, number, "score"))
     if not scores:
         raise InputError(path, "no scores below the header", line=2, expected="one score per segment")
     return scores

@@ -274,6 +274,10 @@ def prepare_mtme(name: str, ds: dict, lp: str, resources: Path, assembled: str |
     evalset = read_evalset(root, ds["testset"], lp, std_ref=ds.get("references", {}).get(lp))
     report = Report()
     where = str(root / ds["testset"])
+    if evalset.ignored:
+        shown = ", ".join(evalset.ignored[:10]) + (" ..." if len(evalset.ignored) > 10 else "")
+        report.add("ignored_file", f"{lp}: {shown}", len(evalset.ignored),
+                   "not read (mt-metrics-eval reads only *.txt outputs and references)", where)
     segments = evalset.segments()
     own = segments["system"] == evalset.std_ref
     if own.any():
@@ -325,7 +329,13 @@ def _human_score_names(evalset, primary: str, lp: str, where: str) -> list[str]:
     levels = evalset.human_score_names
     names = sorted(set(levels.get("sys", [])) | set(levels.get("seg", [])))
     if primary not in names:
-        raise InputError(where, f"{lp} has no human score {primary!r} (it has {', '.join(names) or 'none'})",
+        # Scores at the doc or domain level only are not used (no system-level correlation follows from
+        # them): say which are there, so that "none" does not hide a file the user can see.
+        unused = [f"{name} ({level} level only)" for level in ("doc", "domain") for name in levels.get(level, [])
+                  if name not in names]
+        found = ", ".join(names) or "none at the sys or seg level"
+        raise InputError(where, f"{lp} has no sys- or seg-level human score {primary!r} (it has {found}"
+                         + (f"; unused: {', '.join(unused)}" if unused else "") + ")",
                          expected=f"human-scores/{lp}.{primary}.sys.score or .seg.score",
                          hint="Set the dataset's human_score to one it has")
     return [primary, *(n for n in names if n != primary)]

@@ -21,6 +21,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.names import expected as names_expected
+from mtmeta.data.names import name_problem
+from mtmeta.data.numbers import integer_expected, integer_problem, parse_numbers
 from mtmeta.data.textio import decode_utf8, read_bytes, split_lines
 from mtmeta.errors import InputError
 
@@ -29,7 +32,8 @@ from mtmeta.errors import InputError
 #   text     any string
 #   number   a number; "nan" and "inf" are numbers here (callers that need finite ones say so)
 #   number?  a number, or an empty cell for a missing value (NaN)
-#   integer  an integer
+#   integer  an integer (within a 64-bit integer's range)
+# Numbers and integers are plain ASCII decimals, read by mtmeta.data.numbers as by every other reader.
 KINDS = ("name", "text", "number", "number?", "integer")
 
 
@@ -44,7 +48,7 @@ def read_table(path: str | Path, columns: dict[str, str], *, what: str, optional
         if kind not in KINDS:
             raise ValueError(f"unknown column kind {kind!r}; known: {', '.join(KINDS)}")
     expected = f"{what}: a tab-separated header with {', '.join(columns)}, then one row per line"
-    lines = split_lines(decode_utf8(read_bytes(path, what), path))
+    lines = split_lines(decode_utf8(read_bytes(path, what), path), path)
     if not lines or (len(lines) == 1 and not lines[0].strip()):
         raise InputError(path, "file is empty", line=1, expected=expected)
     header = lines[0].split("\t")
@@ -110,36 +114,27 @@ def _convert(path, values: pd.Series, lines: pd.Series, column: str, kind: str) 
         if kind == "name":
             return values
         return pd.Series(np.array([int(v) for v in distinct], dtype=np.int64)[codes], index=values.index)
-    cells = values.to_numpy(dtype=object)
-    missing = (cells == "") if kind == "number?" else np.zeros(len(cells), dtype=bool)
-    try:
-        return pd.Series(np.where(missing, "nan", cells).astype(np.float64), index=values.index)
-    except ValueError:
-        for position, cell in enumerate(cells):
-            if kind == "number?" and not cell.strip():
-                continue
-            try:
-                float(cell)
-            except ValueError:
-                raise InputError(path, f"{column} {cell!r} is not a number", line=int(lines.iloc[position]),
-                                 expected="a number" + (" or an empty cell (no value)" if kind == "number?" else ""),
-                                 ) from None
-        numbers = [np.nan if kind == "number?" and not cell.strip() else float(cell) for cell in cells]
-        return pd.Series(np.array(numbers, dtype=np.float64), index=values.index)
+    expected = "a number in ASCII digits (like 12, -0.5 or 1e-3)" + (
+        " or an empty cell (no value)" if kind == "number?" else "")
+    numbers = parse_numbers(values.to_numpy(dtype=object), path, lines.to_numpy(), column, special=True,
+                            missing="" if kind == "number?" else None, expected=expected)
+    return pd.Series(numbers, index=values.index)
 
 
 def _bad_name(value: str, column: str) -> tuple[str, str] | None:
-    if value.strip():
-        return None
-    return f"empty {column}", f"a {column} name (any text but an empty one)"
+    if not value.strip():
+        return f"empty {column}", f"a {column} name (any text but an empty one)"
+    problem = name_problem(value)
+    if problem:
+        return f"{column} {value[:60]!r} {problem}", names_expected(f"{column} name")
+    return None
 
 
 def _bad_integer(value: str, column: str) -> tuple[str, str] | None:
-    text = value.strip()
-    if text[1:].isdigit() if text[:1] in "+-" else text.isdigit():
-        if text.isascii():
-            return None
-    return f"{column} {value!r} is not an integer", "an integer"
+    problem = integer_problem(value)
+    if problem is None:
+        return None
+    return f"{column} {value[:60]!r} {problem}", integer_expected()
 
 
 def first_line(table: pd.DataFrame, mask) -> int:

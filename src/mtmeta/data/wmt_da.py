@@ -12,7 +12,6 @@ files are space-separated with a trailing space. System ids are ``<name>.<submis
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import pandas as pd
 
 from mtmeta.data.mqm import positive_ints
 from mtmeta.data.mtme_scores import frame, parse_scores
+from mtmeta.data.numbers import parse_integer, parse_number
 from mtmeta.data.textio import read_lines
 from mtmeta.errors import InputError
 
@@ -51,14 +51,9 @@ def _rows(path, header: list[str]) -> list[tuple[int, list[str]]]:
 
 
 def _number(value: str, path, line: int, column: str, kind=float):
-    try:
-        number = kind(value)
-    except ValueError:
-        raise InputError(path, f"{column} {value!r} is not {'an integer' if kind is int else 'a number'}", line=line,
-                         expected=f"{column} as a number") from None
-    if kind is float and not math.isfinite(number):
-        raise InputError(path, f"{column} {value!r} is not finite", line=line, expected="a finite number")
-    return number
+    if kind is int:
+        return parse_integer(value, path, line, column)
+    return parse_number(value, path, line, column)
 
 
 def read_da_segment_scores(path: str | Path) -> pd.DataFrame:

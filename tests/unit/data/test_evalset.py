@@ -109,7 +109,6 @@ def corrupt(tmp_path, path: str, content: bytes | None):
     ("references/de-en.all.txt", b"a\nb\nc\n", r"reference name 'all' is not allowed"),
     ("references/de-en.refA.txt", b"One.\n[No translation supplied]\nThree.\n", r"refA.txt:2: \[No translation"),
     ("system-outputs/de-en/NA.txt", b"One\nTw\ro\nThree\n", r"NA.txt:2: carriage return inside a line"),
-    ("system-outputs/de-en/NA.jsonl", b"{}\n", r"NA.jsonl: not a system output; expected only <system>.txt"),
     ("documents/de-en.docs", b"news d1\nnews\nnews d2\n", r"de-en.docs:2: found 1 whitespace-separated fields"),
     ("documents/de-en.docs", b"news d1\nnews d2\nnews d1\n", r"de-en.docs:3: document 'd1' resumes"),
     ("documents/de-en.docs", b"news d1\nnews d1\n", r"de-en.docs: 2 lines; expected 3 lines"),
@@ -117,7 +116,7 @@ def corrupt(tmp_path, path: str, content: bytes | None):
                                                              r"expected 3 per system at the seg level"),
     ("human-scores/de-en.mqm.sys.score", b"ghost\t1\n", r"de-en.mqm.sys.score:1: system 'ghost' has no output"),
     ("human-scores/de-en.mqm.week.score", b"NA\t1\n", r"de-en.mqm.week.score: not a human score file name"),
-    ("human-scores/de-en.mqm.seg.score", b"NA\t1\nNA\tx\nNA\t3\n", r":2: score 'x' is not a finite number"),
+    ("human-scores/de-en.mqm.seg.score", b"NA\t1\nNA\tx\nNA\t3\n", r":2: score 'x' is not a number"),
     ("sources/de-en.txt", b"Eins.\n\xffZwei.\nDrei.\n", r"sources/de-en.txt:2: invalid UTF-8 byte"),
 ])
 def test_malformed_files_are_named(tmp_path, path, content, message):

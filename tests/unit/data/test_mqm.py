@@ -136,7 +136,7 @@ def test_avg_seg_scores_reader(tmp_path):
     assert table["score"].iloc[0] == -2.55 and table["score"].iloc[1] == 0 and not np.signbit(table["score"].iloc[1])
     assert np.isnan(table["score"].iloc[2])  # None: unrated, never 0
     for body, message in [("A\t-1.0 1 extra\n", r":2: found 4 whitespace-separated fields"),
-                          ("A\tbad 1\n", r":2: score 'bad' is not a finite number"),
+                          ("A\tbad 1\n", r":2: score 'bad' is not a number"),
                           ("A\t-1.0 0\n", r":2: seg_id '0' is not a positive integer"),
                           ("A\t-1.0 1\nA\t-2.0 1\n", r":3: system 'A' segment 1 is given twice")]:
         path.write_text("system mqm_avg_score seg_id\n" + body)

@@ -28,7 +28,7 @@ def test_segment_blocks_with_none(tmp_path):
     ("a\t1\nb\t2\na\t3\n", "seg", True, r":3: system 'a' starts a second block"),
     ("a\t1\na\t2\n", "sys", True, r":2: system 'a' has a second score"),
     ("a\t1\t2\n", "sys", True, r":1: found 3 whitespace-separated fields; expected SYSNAME SCORE"),
-    ("a\tone\n", "seg", True, r":1: score 'one' is not a finite number"),
+    ("a\tone\n", "seg", True, r":1: score 'one' is not a number"),
     ("a\tnan\n", "seg", True, r":1: score 'nan' is not a finite number"),
     ("a\tinf\n", "seg", False, r":1: score 'inf' is not a finite number"),
     ("", "seg", True, r":1: file is empty"),
