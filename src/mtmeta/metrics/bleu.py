@@ -27,7 +27,7 @@ from mtmeta.data.tokenize import shared
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
-from mtmeta.metrics.params import Range, Rule, check_rules
+from mtmeta.metrics.params import MAX_NGRAM_ORDER, Range, Rule, check_rules
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
@@ -43,7 +43,7 @@ class BLEU(SacrebleuMetric):
     PARAM_RANGES: ClassVar[dict] = {
         "tokenize": Range(choices=tuple(sacrebleu_bleu._TOKENIZERS)),
         "smooth_method": Range(choices=tuple(sacrebleu_bleu.BLEU.SMOOTH_DEFAULTS)),
-        "smooth_value": Range(low=0), "max_ngram_order": Range(low=1)}
+        "smooth_value": Range(0, 100), "max_ngram_order": Range(1, MAX_NGRAM_ORDER)}
     PARAM_RULES: ClassVar[tuple] = (TOKENIZED_RULE,)
 
     def __init__(

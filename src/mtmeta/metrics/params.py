@@ -7,6 +7,11 @@ together (:class:`Rule`: chrF needs ``char_order + word_order >= 1``). :func:`ch
 parameter dict against them before the metric is built (the CLI's ``--set``, config's
 ``metric_settings``), so a typo, an out-of-range value or an impossible combination is an error naming
 the parameters instead of a silently odd score or a traceback from deep inside the metric.
+
+Every number a parameter takes has an upper bound as well as a lower one (a test checks every
+registered metric): an n-gram order of 10,000 or a beam of a million would not be a setting but a
+hang. The bounds are generous (several times the largest value the literature uses) and shared:
+:data:`MAX_NGRAM_ORDER`, :data:`MAX_SEGMENT_WORDS`.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from mtmeta.errors import ConfigError
 
 # Set by the workflow or the API, not by a user's settings: not listed, only passed through.
 INTERNAL = ("lang", "resources", "tokenized", "vectors", "embeddings_root")
+
+MAX_NGRAM_ORDER = 20  # BLEU, NIST, softBLEU and chrF's orders (the literature's largest: 6)
+MAX_SEGMENT_WORDS = 10_000  # the highest max_words of a metric whose work grows with a segment's square
 
 
 @dataclass(frozen=True)
@@ -42,9 +50,13 @@ class Range:
     def __str__(self) -> str:
         if self.choices is not None:
             return "one of " + ", ".join(self.choices)
-        low = None if self.low is None else f"{'>' if self.low_open else '>='} {self.low:g}"
-        high = None if self.high is None else f"<= {self.high:g}"
+        low = None if self.low is None else f"{'>' if self.low_open else '>='} {_number(self.low)}"
+        high = None if self.high is None else f"<= {_number(self.high)}"
         return " and ".join(part for part in (low, high) if part) or "any number"
+
+
+def _number(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 @dataclass(frozen=True)
