@@ -201,6 +201,7 @@ def _check_references(config: dict) -> None:
     from mtmeta.metrics.params import check_params
 
     for metric_id, setting in config["metric_settings"].items():
+        metrics.check_setting_id(metric_id, setting["metric"], f"metric_settings.{metric_id}")
         if setting["metric"] in metrics.METRICS:  # an unknown name is reported where the id is used
             check_params(metrics.metric_class(setting["metric"]), setting.get("params", {}),
                          where=f"metric_settings.{metric_id}.params")
