@@ -245,6 +245,37 @@ def _check_references(config: dict) -> None:
                     raise ConfigError(f"sweeps.{name} re-scores {sweep['metric']!r}, which is not scored on {dataset}")
     check_paper(config, check_metric)
     _check_rule_names(config)
+    _check_builds(config)
+
+
+def _check_builds(config: dict) -> None:
+    """Every metric id builds as the scoring jobs build it, for each target language it is scored in
+    (a tokeniser whose package is not installed: BLEU's default for Japanese and Korean, SentencePiece),
+    named with the id and the pair. Each distinct metric x language x parameters is built once (all of
+    the repository's study in well under a second); nothing is read or scored."""
+    import json
+
+    from mtmeta.metrics.spec import MetricSpec
+
+    built: dict[tuple, str | None] = {}
+    for dataset, ds in config["datasets"].items():
+        tokenized = bool(ds.get("tokenized", False))
+        for lp in ds["language_pairs"]:
+            lang = target_language(lp)
+            for metric_id in metrics_of(config, dataset, lp):
+                registry_name, params = metric_spec(config, metric_id)
+                if registry_name == EXTERNAL:
+                    continue
+                key = (registry_name, lang, json.dumps(params, sort_keys=True, default=str), tokenized)
+                if key not in built:
+                    try:
+                        MetricSpec(metric_id, registry_name, params).build(lang, tokenized=tokenized)
+                        built[key] = None
+                    except ConfigError as exc:
+                        built[key] = str(exc)
+                if built[key] is not None:
+                    raise ConfigError(f"metric {metric_id!r} on {dataset} {lp} (target language {lang}) cannot be "
+                                      f"built: {built[key]}")
 
 
 def _check_sweep(config: dict, name: str, sweep: dict) -> None:

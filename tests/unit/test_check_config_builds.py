@@ -41,3 +41,63 @@ def test_a_setting_id_never_shadows_another_registered_metric(tmp_path, capsys, 
     own = _write(tmp_path / "own.yaml", f"extends: {EXAMPLES / 'one-pair.yaml'}\n"
                                         "metric_settings: {bleu: {metric: bleu, params: {tokenize: intl}}}\n")
     assert load_config(own, checksums=False)["metric_settings"]["bleu"]["params"] == {"tokenize": "intl"}
+
+
+def _mtme_study(tmp_path, text):
+    return _write(tmp_path / "study.yaml", f"extends: {EXAMPLES / 'mtme-directory.yaml'}\n{text}")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("datasets: {wmt21ted: {language_pairs: [en-de, en-ja]}}\n",
+         r"^metric 'bleu' on wmt21ted en-ja \(target language ja\) cannot be built: bleu: tokenize='ja-mecab' "
+         r"\(sacrebleu's default for target language ja\): sacrebleu's ja-mecab tokeniser needs the Python packages "
+         r"MeCab and ipadic, which are not installed \(pip install sacrebleu\[ja\]\); expected a tokeniser that runs "
+         r"here: install it, or set tokenize \(e.g. char, or none for text tokenised already\)$"),
+        ("datasets: {wmt21ted: {language_pairs: [en-ko]}}\n",
+         r"^metric 'bleu' on wmt21ted en-ko \(target language ko\) cannot be built: bleu: tokenize='ko-mecab' "),
+        ("metrics: [chrf, bleu-spm]\nmetric_settings: {bleu-spm: {metric: bleu, params: {tokenize: spm}}}\n",
+         r"^metric 'bleu-spm' on wmt21ted en-de \(target language de\) cannot be built: bleu: tokenize='spm': "
+         r"sacrebleu's spm tokeniser needs the Python package sentencepiece, which is not installed \(pip install "
+         r"sentencepiece; sacrebleu then downloads its model on first use\)"),
+        ("metrics: [nist-ja]\nmetric_settings: {nist-ja: {metric: nist, params: {tokenize: ja-mecab}}}\n",
+         r"^metric 'nist-ja' on wmt21ted en-de \(target language de\) cannot be built: tokenize='ja-mecab': "
+         r"sacrebleu's ja-mecab tokeniser needs"),
+    ],
+)
+def test_check_config_builds_every_metric_in_every_target_language(tmp_path, capsys, text, message):
+    import importlib.util
+
+    if importlib.util.find_spec("MeCab") or importlib.util.find_spec("sentencepiece"):
+        pytest.skip("MeCab or sentencepiece is installed here: these tokenisers run")
+    study = _mtme_study(tmp_path, text)
+    with pytest.raises(ConfigError, match=message):
+        load_config(study, checksums=False)
+    code, out, err = _run(capsys, "check-config", str(study))
+    assert (code, out) == (2, "") and "cannot be built" in err
+    # chrF and TER need no tokeniser package: the same pairs pass with them alone.
+    fine = _mtme_study(tmp_path, "metrics: [chrf, ter]\ndatasets: {wmt21ted: {language_pairs: [en-ja, en-ko]}}\n")
+    assert load_config(fine, checksums=False)["datasets"]["wmt21ted"]["language_pairs"] == ["en-ja", "en-ko"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["bleu", "--ref", "ref.txt", "--hyp", "hyp.txt", "--set", "tokenize=spm"],
+     ["ref.txt", "-i", "hyp.txt", "-tok", "spm"],
+     ["ref.txt", "-i", "hyp.txt", "-tok", "flores200"],
+     ["ref.txt", "-i", "hyp.txt", "-l", "en-ja"],
+     ["bleu", "--ref", "ref.txt", "--hyp", "hyp.txt", "-l", "en-ko"]],
+)
+def test_score_names_a_tokeniser_that_cannot_run(tmp_path, capsys, monkeypatch, argv):
+    import importlib.util
+
+    if importlib.util.find_spec("MeCab") or importlib.util.find_spec("sentencepiece"):
+        pytest.skip("MeCab or sentencepiece is installed here: these tokenisers run")
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "hyp.txt", "a b c\n")
+    _write(tmp_path / "ref.txt", "a b d\n")
+    code, out, err = _run(capsys, "score", *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("mtmeta score: error: bleu: tokenize='") and "tokeniser needs the Python package" in err
+    assert "Traceback" not in err
