@@ -28,6 +28,19 @@ def schema_path() -> Path:
     return Path(str(resources.files("mtmeta") / "schemas" / "config.schema.yaml"))
 
 
+def schema_range(*keys: str) -> tuple[float | None, float | None]:
+    """The inclusive bounds (None: none) the schema gives the config key ``keys`` (e.g. ``"bootstrap",
+    "draws"``): the one range table of the config and the command-line options that set the same
+    value (:mod:`mtmeta.cli_ranges`)."""
+    schema = yaml.load(schema_path().read_text(), Loader=_StrictLoader)
+    node = schema
+    for key in keys:
+        node = node["properties"][key]
+        while "$ref" in node:
+            node = schema["$defs"][node["$ref"].removeprefix("#/$defs/")]
+    return node.get("minimum"), node.get("maximum")
+
+
 def _with_defaults(validator_class):
     """A validator that fills in ``default`` values of absent properties (Snakemake does the same)."""
     validate_properties = validator_class.VALIDATORS["properties"]

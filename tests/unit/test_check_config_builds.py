@@ -101,3 +101,23 @@ def test_score_names_a_tokeniser_that_cannot_run(tmp_path, capsys, monkeypatch, 
     assert (code, out) == (2, "")
     assert err.startswith("mtmeta score: error: bleu: tokenize='") and "tokeniser needs the Python package" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("draws", "message"),
+    [("1000000000", "argument --draws: '1000000000' is out of range; expected an integer from 10 to 1,000,000 (as "
+                    "config's bootstrap.draws)"),
+     ("5", "argument --draws: '5' is out of range; expected an integer from 10 to 1,000,000"),
+     ("many", "argument --draws: 'many' is not an integer; expected an integer from 10 to 1,000,000")],
+)
+def test_evaluate_draws_have_the_configs_bound(tmp_path, capsys, draws, message):
+    """One range table: the schema's bootstrap.draws bounds --draws (a billion draws was a 37 GiB
+    allocation), and the config refuses the same value."""
+    from mtmeta.config import schema_range
+
+    assert schema_range("bootstrap", "draws") == (10, 1_000_000)
+    code, out, err = _run(capsys, "evaluate", "--segment", str(tmp_path / "x.tsv"), "--draws", draws)
+    assert (code, out) == (2, "") and message in err
+    if draws == "1000000000":
+        with pytest.raises(ConfigError, match=r"bootstrap/draws: 1000000000 is greater than the maximum of 1000000"):
+            load_config(EXAMPLES / "one-pair.yaml", {"bootstrap": {"draws": 1_000_000_000}}, checksums=False)
