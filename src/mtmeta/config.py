@@ -253,6 +253,11 @@ def _check_references(config: dict) -> None:
             for dataset in target["datasets"]:
                 if dataset not in config["datasets"]:
                     raise ConfigError(f"sweeps.{name} targets dataset {dataset!r}, which is not configured")
+                if not judged_pairs(config, dataset):
+                    kind = config["datasets"][dataset]["kind"]
+                    raise ConfigError(f"sweeps.{name} targets dataset {dataset!r} (kind {kind}), which has no pairwise "
+                                      "human comparisons; expected a dataset with them (kind evaluator, or wmt with "
+                                      "judgments): every sweep statistic is computed from them")
                 if any(sweep["metric"] not in metrics_of(config, dataset, lp)
                        for lp in config["datasets"][dataset]["language_pairs"]):
                     raise ConfigError(f"sweeps.{name} re-scores {sweep['metric']!r}, which is not scored on {dataset}")
@@ -446,6 +451,19 @@ def check_paper(config: dict, check_metric) -> None:
             dataset, lp = target_of(target, f"{where}.targets")
             for metric_id in section["metrics"]:
                 scored(metric_id, dataset, lp, f"{where}.metrics")
+
+
+def judged_pairs(config: dict, dataset: str) -> list[str]:
+    """The language pairs of a dataset with pairwise human comparisons (what sweeps read): every pair
+    of an evaluator set, a WMT set's pairs with judgments, none of an mt-metrics-eval set (its human
+    scores are MQM or DA scores, not comparisons)."""
+    ds = config["datasets"][dataset]
+    if ds["kind"] == "evaluator":
+        return list(ds["language_pairs"])
+    if ds["kind"] == "wmt":
+        judgments = ds["judgments"]
+        return [lp for lp in ds["language_pairs"] if not isinstance(judgments, dict) or lp in judgments]
+    return []
 
 
 def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:

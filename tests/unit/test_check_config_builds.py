@@ -121,3 +121,15 @@ def test_evaluate_draws_have_the_configs_bound(tmp_path, capsys, draws, message)
     if draws == "1000000000":
         with pytest.raises(ConfigError, match=r"bootstrap/draws: 1000000000 is greater than the maximum of 1000000"):
             load_config(EXAMPLES / "one-pair.yaml", {"bootstrap": {"draws": 1_000_000_000}}, checksums=False)
+
+
+def test_a_sweep_targets_only_datasets_with_comparisons(tmp_path):
+    """A sweep on an mt-metrics-eval set passed check-config, then the workflow's sweep job found no
+    comparisons to read (zip() argument 2 is longer)."""
+    study = _mtme_study(tmp_path, "metrics: [meteor]\nsweeps:\n  alpha:\n    metric: meteor\n"
+                                  "    grid: {alpha: [0.5, 0.9]}\n"
+                                  "    targets: [{statistic: pearson, human_score: gt_others, datasets: [wmt21ted]}]\n")
+    with pytest.raises(ConfigError, match=r"^sweeps.alpha targets dataset 'wmt21ted' \(kind mtme\), which has no "
+                                          r"pairwise human comparisons; expected a dataset with them \(kind evaluator, "
+                                          r"or wmt with judgments\): every sweep statistic is computed from them$"):
+        load_config(study, checksums=False)
