@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mtmeta.errors import ConfigError
+from mtmeta.errors import ConfigError, shown
 
 # Set by the workflow or the API, not by a user's settings: not listed, only passed through.
 INTERNAL = ("lang", "resources", "tokenized", "vectors", "embeddings_root")
@@ -73,9 +73,9 @@ class Rule:
         of them were not in ``given`` and so have their defaults)."""
         if self.holds(*(values[name] for name in self.params)):
             return None
-        shown = ", ".join(f"{name}={values[name]!r}" + ("" if given is None or name in given else " (default)")
-                          for name in self.params)
-        return f"parameters {shown}: expected {self.expected}"
+        listed = ", ".join(f"{name}={shown(values[name])}" + ("" if given is None or name in given else " (default)")
+                           for name in self.params)
+        return f"parameters {listed}: expected {self.expected}"
 
 
 def check_rules(cls, values: dict, label: str) -> None:
@@ -141,7 +141,7 @@ def check_params(cls, params: dict, where: str | None = None) -> dict:
     for key, value in params.items():
         if key not in declared:
             names = [n for n in declared if n not in INTERNAL]
-            raise ConfigError(f"{label}: unknown parameter {key!r}{did_you_mean(key, names)} "
+            raise ConfigError(f"{label}: unknown parameter {shown(key)}{did_you_mean(key, names)} "
                               f"(parameters: {', '.join(sorted(names))})")
         checked[key] = _check_value(declared[key], value, label)
     values = {name: param.default for name, param in declared.items()} | checked
@@ -171,15 +171,15 @@ def _check_value(param: Param, value, label: str):
         if ok:
             if param.range is not None and kind in ("int", "float", "str") and not param.range.allows(converted):
                 problem = "is not a known value" if param.range.choices is not None else "is out of range"
-                raise ConfigError(f"{label}: parameter {param.name}={value!r} {problem}; expected {param.range}")
+                raise ConfigError(f"{label}: parameter {param.name}={shown(value)} {problem}; expected {param.range}")
             if param.range is not None and kind == "list[float]" and not all(map(param.range.allows, converted)):
-                raise ConfigError(f"{label}: parameter {param.name}={value!r} is out of range; "
+                raise ConfigError(f"{label}: parameter {param.name}={shown(value)} is out of range; "
                                   f"expected each value {param.range}")
             if param.range is not None and kind == "list[str]" and not all(map(param.range.allows, converted)):
-                raise ConfigError(f"{label}: parameter {param.name}={value!r}: expected each value {param.range}")
+                raise ConfigError(f"{label}: parameter {param.name}={shown(value)}: expected each value {param.range}")
             return converted
     hint = "; a boolean is true or false (or 1 or 0)" if "bool" in param.kinds else ""
-    raise ConfigError(f"{label}: parameter {param.name}={value!r} has the wrong type; expected "
+    raise ConfigError(f"{label}: parameter {param.name}={shown(value)} has the wrong type; expected "
                       f"{param.describe()}{hint}")
 
 

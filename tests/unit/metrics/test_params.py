@@ -183,3 +183,13 @@ def test_the_bounds_apply_to_config_and_score_set(tmp_path, capsys, monkeypatch)
     code = main(["score", "nist", "--ref", "ref.txt", "--hyp", "hyp.txt", "--set", "max_ngram_order=10000"])
     assert code == 2
     assert "nist: parameter max_ngram_order=10000 is out of range; expected >= 1 and <= 20" in capsys.readouterr().err
+
+
+def test_messages_quote_a_long_value_briefly():
+    with pytest.raises(ConfigError) as caught:
+        check_params(metric_class("bleu"), {"tokenize": "x" * 1_000_000})
+    assert str(caught.value).startswith("bleu: parameter tokenize='xxx")
+    assert "x' (1,000,000 characters) is not a known value; expected one of none, zh, 13a" in str(caught.value)
+    assert len(str(caught.value)) < 400
+    with pytest.raises(ConfigError, match=r"weights=\[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, \.\.\.\] is out of range"):
+        check_params(metric_class("meteor"), {"weights": [1.0] * 500_000 + [-1.0]})
