@@ -291,6 +291,8 @@ def _check_builds(config: dict) -> None:
                         built[key] = None
                     except ConfigError as exc:
                         built[key] = str(exc)
+                    except (ImportError, RuntimeError, ValueError, OSError) as exc:  # a library's own refusal
+                        built[key] = f"{type(exc).__name__}: {clip(' '.join(str(exc).split()), 300)}"
                 if built[key] is not None:
                     raise ConfigError(f"metric {metric_id!r} on {dataset} {lp} (target language {lang}) cannot be "
                                       f"built: {built[key]}")

@@ -133,3 +133,19 @@ def test_a_sweep_targets_only_datasets_with_comparisons(tmp_path):
                                           r"pairwise human comparisons; expected a dataset with them \(kind evaluator, "
                                           r"or wmt with judgments\): every sweep statistic is computed from them$"):
         load_config(study, checksums=False)
+
+
+def test_a_librarys_own_refusal_to_build_is_named_too(tmp_path, monkeypatch):
+    from mtmeta.metrics.spec import MetricSpec
+
+    build = MetricSpec.build
+
+    def refuse_russian(self, lang, *args, **kwargs):
+        if self.name == "ter" and lang == "ru":
+            raise RuntimeError("\nRussian needs extra dependencies.\n    pip install something\n")
+        return build(self, lang, *args, **kwargs)
+
+    monkeypatch.setattr(MetricSpec, "build", refuse_russian)
+    with pytest.raises(ConfigError, match=r"^metric 'ter' on wmt21ted en-ru \(target language ru\) cannot be built: "
+                                          r"RuntimeError: Russian needs extra dependencies. pip install something$"):
+        load_config(EXAMPLES / "mtme-directory.yaml", checksums=False)
