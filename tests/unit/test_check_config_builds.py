@@ -149,3 +149,18 @@ def test_a_librarys_own_refusal_to_build_is_named_too(tmp_path, monkeypatch):
     with pytest.raises(ConfigError, match=r"^metric 'ter' on wmt21ted en-ru \(target language ru\) cannot be built: "
                                           r"RuntimeError: Russian needs extra dependencies. pip install something$"):
         load_config(EXAMPLES / "mtme-directory.yaml", checksums=False)
+
+
+def test_evaluate_checks_draws_and_seed_against_the_same_table(tmp_path, capsys):
+    from mtmeta.errors import MtmetaError
+    from mtmeta.evaluate import evaluate
+
+    config = load_config(EXAMPLES / "one-pair.yaml", checksums=False)
+    with pytest.raises(MtmetaError, match=r"^bootstrap draws 1000000000: expected an integer from 10 to 1,000,000 "
+                                          r"\(as config's bootstrap.draws\)$"):
+        evaluate(config, tmp_path, "mine", True, segment_file=tmp_path / "x.tsv", draws=10**9)
+    code, out, err = _run(capsys, "evaluate", "--segment", str(tmp_path / "x.tsv"), "--seed", str(2**40),
+                          "--results", str(tmp_path), "--config", str(EXAMPLES / "one-pair.yaml"))
+    assert (code, out) == (2, "")
+    assert ("bootstrap seed 1099511627776: expected an integer from 0 to 4,294,967,295 (as config's "
+            "bootstrap.seed)") in err
