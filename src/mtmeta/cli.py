@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from mtmeta import __version__
+from mtmeta.cli_ranges import config_int
 from mtmeta.cli_score import add_arguments as add_score_arguments
 from mtmeta.cli_score import cmd_score
 from mtmeta.errors import InputError, MtmetaError, OutputError
@@ -388,7 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compare with these built-in metric ids only (default: every metric the study scores on "
                         "the pair)")
     p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
-    p.add_argument("--draws", type=_positive_int, help="bootstrap draws (default: config's bootstrap.draws)")
+    p.add_argument("--draws", type=config_int("bootstrap", "draws"),
+                   help="bootstrap draws, as config's bootstrap.draws allows (default: its value)")
     p.add_argument("--seed", type=_seed, help="bootstrap seed, 0 or more (default: config's bootstrap.seed)")
     p.add_argument("--confidence", type=_probability, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--format", choices=["text", "tsv", "json"], default="text",

@@ -11,7 +11,7 @@ import yaml
 
 from mtmeta import metrics
 from mtmeta.data.corpus import target_language
-from mtmeta.errors import ConfigError
+from mtmeta.errors import ConfigError, clip, shown
 from mtmeta.metrics.external import ExternalScores
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -28,6 +28,19 @@ def schema_path() -> Path:
     return Path(str(resources.files("mtmeta") / "schemas" / "config.schema.yaml"))
 
 
+def schema_range(*keys: str) -> tuple[float | None, float | None]:
+    """The inclusive bounds (None: none) the schema gives the config key ``keys`` (e.g. ``"bootstrap",
+    "draws"``): the one range table of the config and the command-line options that set the same
+    value (:mod:`mtmeta.cli_ranges`)."""
+    schema = yaml.load(schema_path().read_text(), Loader=_StrictLoader)
+    node = schema
+    for key in keys:
+        node = node["properties"][key]
+        while "$ref" in node:
+            node = schema["$defs"][node["$ref"].removeprefix("#/$defs/")]
+    return node.get("minimum"), node.get("maximum")
+
+
 def _with_defaults(validator_class):
     """A validator that fills in ``default`` values of absent properties (Snakemake does the same)."""
     validate_properties = validator_class.VALIDATORS["properties"]
@@ -42,13 +55,46 @@ def _with_defaults(validator_class):
     return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
 
 
+def _check_values(config: dict) -> None:
+    """The merged config, wherever its values came from (files, ``snakemake --config``, a caller's
+    dict): string keys and finite numbers, as the schema cannot check them (JSON has neither other
+    keys nor NaN). A file's own values were checked with their lines as it was read (:func:`read_yaml`)."""
+    import math
+
+    stack: list[tuple[object, tuple]] = [(config, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise ConfigError(f"{_key_path(path[:MAX_DEPTH])}...: nested more than {MAX_DEPTH} levels deep; expected "
+                              f"at most {MAX_DEPTH}")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise ConfigError(f"{_key_path(path)}: the key {shown(key)} is {type(key).__name__}, not a "
+                                      f"string; expected string keys only (in YAML, quote it: '{clip(str(key))}')")
+                stack.append((item, (*path, key)))
+        elif isinstance(value, list | tuple):
+            stack.extend((item, (*path, f"[{i}]")) for i, item in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{_key_path(path)}: {value} is not a finite number; expected a finite number")
+
+
+def _schema_message(error) -> str:
+    """jsonschema's message with the value it quotes shortened (:func:`shown`), at most 300 characters."""
+    message = error.message
+    if isinstance(error.instance, str | int | float | list | dict) and len(message) > 300:
+        message = message.replace(repr(error.instance), shown(error.instance), 1)
+    return clip(message, 300)
+
+
 def validate_config(config: dict) -> dict:
     """Validate ``config`` in place (filling defaults) and check cross-references; return it."""
-    schema = yaml.safe_load(schema_path().read_text())
+    _check_values(config)
+    schema = yaml.load(schema_path().read_text(), Loader=_StrictLoader)
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
     if errors:
-        lines = [f"  {'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}" for e in errors[:10]]
+        lines = [f"  {'/'.join(map(str, e.absolute_path)) or '<top>'}: {_schema_message(e)}" for e in errors[:10]]
         raise ConfigError("invalid configuration (schema " + str(schema_path()) + "):\n" + "\n".join(lines))
     _check_references(config)
     return config
@@ -168,6 +214,7 @@ def _check_references(config: dict) -> None:
     from mtmeta.metrics.params import check_params
 
     for metric_id, setting in config["metric_settings"].items():
+        metrics.check_setting_id(metric_id, setting["metric"], f"metric_settings.{metric_id}")
         if setting["metric"] in metrics.METRICS:  # an unknown name is reported where the id is used
             check_params(metrics.metric_class(setting["metric"]), setting.get("params", {}),
                          where=f"metric_settings.{metric_id}.params")
@@ -206,11 +253,49 @@ def _check_references(config: dict) -> None:
             for dataset in target["datasets"]:
                 if dataset not in config["datasets"]:
                     raise ConfigError(f"sweeps.{name} targets dataset {dataset!r}, which is not configured")
+                if not judged_pairs(config, dataset):
+                    kind = config["datasets"][dataset]["kind"]
+                    raise ConfigError(f"sweeps.{name} targets dataset {dataset!r} (kind {kind}), which has no pairwise "
+                                      "human comparisons; expected a dataset with them (kind evaluator, or wmt with "
+                                      "judgments): every sweep statistic is computed from them")
                 if any(sweep["metric"] not in metrics_of(config, dataset, lp)
                        for lp in config["datasets"][dataset]["language_pairs"]):
                     raise ConfigError(f"sweeps.{name} re-scores {sweep['metric']!r}, which is not scored on {dataset}")
     check_paper(config, check_metric)
     _check_rule_names(config)
+    _check_builds(config)
+
+
+def _check_builds(config: dict) -> None:
+    """Every metric id builds as the scoring jobs build it, for each target language it is scored in
+    (a tokeniser whose package is not installed: BLEU's default for Japanese and Korean, SentencePiece),
+    named with the id and the pair. Each distinct metric x language x parameters is built once (all of
+    the repository's study in well under a second); nothing is read or scored."""
+    import json
+
+    from mtmeta.metrics.spec import MetricSpec
+
+    built: dict[tuple, str | None] = {}
+    for dataset, ds in config["datasets"].items():
+        tokenized = bool(ds.get("tokenized", False))
+        for lp in ds["language_pairs"]:
+            lang = target_language(lp)
+            for metric_id in metrics_of(config, dataset, lp):
+                registry_name, params = metric_spec(config, metric_id)
+                if registry_name == EXTERNAL:
+                    continue
+                key = (registry_name, lang, json.dumps(params, sort_keys=True, default=str), tokenized)
+                if key not in built:
+                    try:
+                        MetricSpec(metric_id, registry_name, params).build(lang, tokenized=tokenized)
+                        built[key] = None
+                    except ConfigError as exc:
+                        built[key] = str(exc)
+                    except (ImportError, RuntimeError, ValueError, OSError) as exc:  # a library's own refusal
+                        built[key] = f"{type(exc).__name__}: {clip(' '.join(str(exc).split()), 300)}"
+                if built[key] is not None:
+                    raise ConfigError(f"metric {metric_id!r} on {dataset} {lp} (target language {lang}) cannot be "
+                                      f"built: {built[key]}")
 
 
 def _check_sweep(config: dict, name: str, sweep: dict) -> None:
@@ -370,6 +455,19 @@ def check_paper(config: dict, check_metric) -> None:
                 scored(metric_id, dataset, lp, f"{where}.metrics")
 
 
+def judged_pairs(config: dict, dataset: str) -> list[str]:
+    """The language pairs of a dataset with pairwise human comparisons (what sweeps read): every pair
+    of an evaluator set, a WMT set's pairs with judgments, none of an mt-metrics-eval set (its human
+    scores are MQM or DA scores, not comparisons)."""
+    ds = config["datasets"][dataset]
+    if ds["kind"] == "evaluator":
+        return list(ds["language_pairs"])
+    if ds["kind"] == "wmt":
+        judgments = ds["judgments"]
+        return [lp for lp in ds["language_pairs"] if not isinstance(judgments, dict) or lp in judgments]
+    return []
+
+
 def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:
     """Metric ids scored on a dataset (x language pair): the study-wide list, the extra ones, and the
     external ones (``external_scores``) whose files have scores for it.
@@ -397,18 +495,37 @@ def _declared_pairs(spec: dict) -> list[tuple[str, str]]:
     return [tuple(pair.split("/")) for pair in spec["pairs"]]
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """YAML's safe loader, refusing a key given twice in one mapping (plain YAML keeps the last one
-    silently, so a second `metrics:` would quietly replace the first)."""
+# What a config file may hold (config/README.md, 'How a config file is read'): the repository's config
+# and catalogue have 17,000 and 38,000 bytes, 1,000 and 850 values (keys included); a config file
+# larger than these caps is refused before it is parsed, or as soon as a mapping is seen to exceed them.
+MAX_FILE_BYTES = 500_000
+MAX_VALUES = 50_000  # keys, scalars, lists and mappings, each alias (*name) counted as what it repeats
+MAX_DEPTH = 40
+MAX_EXTENDS = 20
+
+_TAG = "tag:yaml.org,2002:"
+_KINDS = {"int": "an integer", "float": "a number", "bool": "a boolean", "null": "null", "timestamp": "a date",
+          "map": "a mapping", "seq": "a list", "binary": "binary data", "set": "a set"}
+
+
+class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """YAML's safe loader (libyaml's parser where installed), refusing a key given twice in one
+    mapping (plain YAML keeps the last one silently, so a second `metrics:` would quietly replace the
+    first). Merge keys (``<<: *anchor``) are flattened as YAML 1.1 defines them: the mapping's own
+    keys win over the merged ones."""
+
+    name = "<config>"
 
 
 def _mapping_without_duplicates(loader, node, deep=False):
     seen = {}
     for key_node, _ in node.value:
+        if key_node.tag == _TAG + "merge":
+            continue
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
-            raise ConfigError(f"{loader.name}:{key_node.start_mark.line + 1}: key {key!r} is given twice (first on "
-                              f"line {seen[key] + 1}); expected each key once per mapping")
+            raise ConfigError(f"{loader.name}:{key_node.start_mark.line + 1}: key {shown(key)} is given twice (first "
+                              f"on line {seen[key] + 1}); expected each key once per mapping")
         seen[key] = key_node.start_mark.line
     return loader.construct_mapping(node, deep=deep)
 
@@ -416,23 +533,121 @@ def _mapping_without_duplicates(loader, node, deep=False):
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
 
 
+def _key_path(path: tuple) -> str:
+    """``datasets.wmt12.language_pairs[0]``: the keys and list positions leading to a value."""
+    text = "".join(part if part.startswith("[") else f".{clip(part, 40)}" for part in map(str, path))
+    return text.removeprefix(".") or "the top level"
+
+
+def _kind(node) -> str:
+    tag = node.tag.removeprefix(_TAG)
+    return _KINDS.get(tag, f"of tag {node.tag}")
+
+
+def _check_nodes(root, loader: _StrictLoader) -> None:
+    """A composed document before it becomes Python values: string keys (or a merge key), finite
+    numbers, at most :data:`MAX_DEPTH` levels and :data:`MAX_VALUES` values once aliases are expanded
+    (a few lines of nested aliases can stand for billions of values). Each node is checked once, and
+    the expanded count is summed per node (an alias is a second reference to the same node)."""
+    name = loader.name
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple] = [(root, (), False)]
+    while stack:
+        node, path, done = stack.pop()
+        line = node.start_mark.line + 1
+        if done:
+            open_nodes.discard(id(node))
+            if isinstance(node, yaml.MappingNode):
+                children = [child for pair in node.value for child in pair]
+            else:
+                children = node.value
+            sizes[id(node)] = min(1 + sum(sizes[id(child)] for child in children), MAX_VALUES + 1)
+            if sizes[id(node)] > MAX_VALUES:
+                raise ConfigError(f"{name}:{line}: {_key_path(path)}: holds more than {MAX_VALUES:,} values (keys "
+                                  "included, an alias *name counted as all its anchor holds: nested aliases "
+                                  "multiply); expected a config file of at most that many")
+            continue
+        if id(node) in sizes:
+            continue
+        if id(node) in open_nodes:
+            raise ConfigError(f"{name}:{line}: {_key_path(path)}: an alias refers to a mapping or list that holds "
+                              "it; expected values that end")
+        if len(path) > MAX_DEPTH:
+            raise ConfigError(f"{name}:{line}: {_key_path(path[:MAX_DEPTH])}...: nested more than {MAX_DEPTH} levels "
+                              f"deep; expected at most {MAX_DEPTH}")
+        if isinstance(node, yaml.ScalarNode):
+            _check_scalar(node, path, loader)
+            sizes[id(node)] = 1
+            continue
+        open_nodes.add(id(node))
+        stack.append((node, path, True))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((child, (*path, f"[{i}]"), False) for i, child in reversed(list(enumerate(node.value))))
+            continue
+        for key, value in reversed(node.value):
+            if key.tag == _TAG + "merge":
+                merged = value.value if isinstance(value, yaml.SequenceNode) else [value]
+                if not all(isinstance(item, yaml.MappingNode) for item in merged):
+                    raise ConfigError(f"{name}:{key.start_mark.line + 1}: {_key_path(path)}: the merge key << is "
+                                      f"given {_kind(value)}; expected a mapping to merge (<<: *name) or a list of "
+                                      "them")
+                stack.extend([(key, path, False), (value, (*path, "<<"), False)])
+                continue
+            if not isinstance(key, yaml.ScalarNode) or key.tag != _TAG + "str":
+                text = clip(key.value) if isinstance(key, yaml.ScalarNode) and key.value else None
+                what, quote = (f"the key {text}", f" (quote it: '{text}')") if text else ("a key", "")
+                raise ConfigError(f"{name}:{key.start_mark.line + 1}: {_key_path(path)}: {what} is read as "
+                                  f"{_kind(key)}, not a string; expected string keys only{quote}")
+            stack.extend([(key, path, False), (value, (*path, key.value), False)])
+
+
+def _check_scalar(node, path: tuple, loader: _StrictLoader) -> None:
+    """A number YAML reads is finite (``.nan``, ``.inf`` and ``1e999`` are not) and fits in Python."""
+    import math
+
+    where = f"{loader.name}:{node.start_mark.line + 1}: {_key_path(path)}"
+    if node.tag == _TAG + "float" and not math.isfinite(loader.construct_yaml_float(node)):
+        raise ConfigError(f"{where}: {clip(node.value)} is not a finite number; expected a finite number")
+    if node.tag == _TAG + "int":
+        try:
+            loader.construct_yaml_int(node)
+        except ValueError:
+            raise ConfigError(f"{where}: an integer of {len(node.value):,} characters; expected a number "
+                              "of at most 4,300 digits") from None
+
+
 def read_yaml(path: str | Path) -> object:
-    """A YAML file, strictly: UTF-8, no duplicate keys; errors name the file (and line)."""
+    """A YAML file, strictly: UTF-8, at most :data:`MAX_FILE_BYTES`, no duplicate keys, string keys,
+    finite numbers, bounded nesting and aliases (:func:`_check_nodes`); errors name the file (and line)."""
+    import io
+
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"config file {path} not found")
     if not path.is_file():
         raise ConfigError(f"{path}: not a file; expected a YAML config file")
+    with path.open("rb") as stream:
+        data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ConfigError(f"{path}: {path.stat().st_size:,} bytes; expected a config file of at most "
+                          f"{MAX_FILE_BYTES:,} bytes (the repository's config and catalogue have under 40,000 each)")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    loader = _StrictLoader(text)
+    stream = io.StringIO(text)
+    stream.name = str(path)  # libyaml's marks name the stream
+    loader = _StrictLoader(stream)
     loader.name = str(path)
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_nodes(node, loader)
+        return loader.construct_document(node)
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        raise ConfigError(f"{path}: not valid YAML: {clip(str(exc), 1000)}") from None
     finally:
         loader.dispose()
 
@@ -464,10 +679,13 @@ def _with_bases(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, list[Pat
     if base is None:
         return config, [path]
     if not isinstance(base, str) or not base:
-        raise ConfigError(f"{path}: extends: expected the path of another config file, got {base!r}")
+        raise ConfigError(f"{path}: extends: expected the path of another config file, got {shown(base)}")
     base_path = path.parent / base
     if not base_path.is_file():
-        raise ConfigError(f"{path}: extends: {base} not found (read relative to {path.parent})")
+        raise ConfigError(f"{path}: extends: {clip(base)} not found (read relative to {path.parent})")
+    if len(seen) + 1 >= MAX_EXTENDS:
+        raise ConfigError(f"{path}: extends: {clip(base)} makes the chain of files that starts at {(*seen, path)[0]} "
+                          f"longer than {MAX_EXTENDS}; expected a chain of at most {MAX_EXTENDS} files")
     base_config, files = _with_bases(base_path, (*seen, path))
     return merge(base_config, config), [*files, path]
 

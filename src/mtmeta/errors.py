@@ -55,7 +55,39 @@ class InputError(MtmetaError):
 
 
 class ConfigError(MtmetaError):
-    """The configuration is invalid or inconsistent."""
+    """The configuration is invalid or inconsistent. The message is clipped to :data:`MAX_MESSAGE`
+    characters (a message that quotes a user's value must not grow with it)."""
+
+    def __init__(self, message: str):
+        super().__init__(clip(str(message), MAX_MESSAGE))
+
+
+MAX_MESSAGE = 4000  # characters of a ConfigError's message
+MAX_SHOWN = 80  # characters of a value quoted in a message
+
+
+def clip(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text``, or its first ``limit`` characters and how many were left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+
+
+def shown(value, limit: int = MAX_SHOWN) -> str:
+    """A value as an error message quotes it: its ``repr``, at most ``limit`` characters (built
+    without the whole ``repr`` of a large value: at most a few items of each list and mapping)."""
+    import reprlib
+
+    if isinstance(value, int) and value.bit_length() > 3 * limit:  # repr() refuses over 4,300 digits
+        return f"an integer of {int(value.bit_length() * 0.30103) + 1:,} digits"
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = short.maxlong = limit
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 6
+    short.maxlevel = 3
+    text = short.repr(value)
+    if isinstance(value, str) and len(value) > limit:
+        return f"{text} ({len(value):,} characters)"
+    return clip(text, limit)
 
 
 class FetchError(MtmetaError):

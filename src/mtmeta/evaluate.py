@@ -111,16 +111,29 @@ def check_name(name: str, option: str = "--name") -> str:
     return name
 
 
+def _check_bootstrap(draws: int, seed: int) -> None:
+    """The bootstrap's draws and seed within the ranges config's ``bootstrap`` has (the schema's: one
+    range table for the config, ``mtmeta evaluate`` and this function)."""
+    from mtmeta.config import schema_range
+
+    for key, value in (("draws", draws), ("seed", seed)):
+        low, high = schema_range("bootstrap", key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise MtmetaError(f"bootstrap {key} {value!r}: expected an integer from {low:,} to {high:,} (as config's "
+                              f"bootstrap.{key})")
+
+
 def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, system_file=None, segment_file=None,
              draws: int | None = None, seed: int | None = None, confidence: float = 0.95,
              against: list[str] | None = None) -> dict[tuple[str, str], Evaluation]:
     """Each dataset x language pair of the user's files, evaluated (:func:`evaluate_pair`). An
     evaluator-kind pair (two hypotheses per item, no systems) has segment-level agreement only."""
     check_name(name)
-    user_scores = read_user_scores(config, results, system_file, segment_file)
-    metric = ExternalScores(name, higher_is_better, signature_of(name, higher_is_better, system_file, segment_file))
     draws = config["bootstrap"]["draws"] if draws is None else draws
     seed = config["bootstrap"]["seed"] if seed is None else seed
+    _check_bootstrap(draws, seed)
+    user_scores = read_user_scores(config, results, system_file, segment_file)
+    metric = ExternalScores(name, higher_is_better, signature_of(name, higher_is_better, system_file, segment_file))
     evaluations = {}
     for (dataset, lp), rows in user_scores.items():
         pair_dir = results / "datasets" / dataset / lp

@@ -56,7 +56,7 @@ def test_score_takes_config_ids_and_set_overrides_their_parameters(tmp_path, cap
 def test_metrics_lists_parameters_and_config_ids(capsys):
     assert main(["metrics", "-v"]) == 0
     out = capsys.readouterr().out
-    assert "    max_ngram_order: int (default 4, >= 1)" in out
+    assert "    max_ngram_order: int (default 4, >= 1 and <= 20)" in out
     assert "    alpha: float | None (default None, >= 0 and <= 1)" in out  # METEOR's
     assert "meteor-basic\tmeteor {'preset': 'basic', 'lowercase': False}" in out
     assert "lang:" not in out and "resources:" not in out  # set by the workflow, not by users

@@ -247,6 +247,10 @@ def test_a_key_given_twice_is_an_error_naming_file_and_line(tmp_path):
         (lambda c: c["sweeps"]["meteor-alpha-gamma"].update(metric="bleu"),
          r"sweeps.meteor-alpha-gamma.metric: 'bleu' \(bleu\) cannot be re-scored from its statistics; expected "
          r"a metric of: meteor"),
+        # An id that is a registered metric's name is that metric (its parameters may change), never another.
+        (lambda c: c["metric_settings"].update(ter={"metric": "bleu"}),
+         r"^metric_settings.ter: the id 'ter' is the registered metric ter, but it is set to metric 'bleu'; expected "
+         r"metric: ter \(its parameters changed\), or another id for a variant of bleu \(e.g. bleu-ter\)$"),
     ],
 )
 def test_what_the_workflow_would_reject_check_config_rejects_first(raw, edit, message):

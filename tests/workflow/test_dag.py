@@ -106,3 +106,19 @@ def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
     counts = job_counts(output)
     assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 16 + 3
+
+
+def test_mqm_tables_without_an_error_annotation_declare_no_category_table(repo, tmp_path):
+    """paper: {mqm: {}} on an mt-metrics-eval directory without error categories: the rule declared the
+    category table it could not write (MissingOutputException, and Snakemake deleted the other tables)."""
+    (tmp_path / "mt-metrics-eval-v2" / "wmt21.tedtalks").mkdir(parents=True)
+    study = tmp_path / "mqm.yaml"
+    study.write_text(f"extends: {repo / 'config/examples/mtme-directory.yaml'}\npaper: {{mqm: {{}}}}\n")
+    snakemake = str(Path(sys.executable).parent / "snakemake")
+    result = subprocess.run([snakemake, "-n", "--snakefile", str(repo / "Snakefile"), "--directory", str(tmp_path),
+                             "--configfile", str(study), "--cores", "1", "results/paper/mqm_protocols.tsv"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    outputs = re.search(r"rule paper_mqm:\n(?:.*\n)*?\s+output: (.*)\n", result.stdout + result.stderr)[1]
+    assert "results/paper/mqm_protocols.tsv" in outputs and "results/paper/eras.md" in outputs
+    assert "mqm_categories" not in outputs

@@ -291,6 +291,14 @@ if SENSITIVITY:
 
 
 if "mqm" in PAPER and MTME_LPS:
+    # The error-category table and figure exist only where some pair has an MQM error annotation
+    # (paper.mqm.categories); without one, the rule writes the other tables and the log says so.
+    MQM_CATEGORY_OUTPUTS = {
+        "categories": "results/paper/mqm_categories.tsv",
+        "categories_md": "results/paper/mqm_categories.md",
+        "categories_png": "results/paper/mqm_categories.png",
+        "categories_pdf": "results/paper/mqm_categories.pdf",
+    } if CATEGORY_LPS else {}
 
     rule paper_mqm:
         input:
@@ -311,11 +319,8 @@ if "mqm" in PAPER and MTME_LPS:
             translations_md="results/paper/mqm_human_translations.md",
             translations_png="results/paper/mqm_human_translations.png",
             translations_pdf="results/paper/mqm_human_translations.pdf",
-            categories="results/paper/mqm_categories.tsv",
-            categories_md="results/paper/mqm_categories.md",
-            categories_png="results/paper/mqm_categories.png",
-            categories_pdf="results/paper/mqm_categories.pdf",
             eras="results/paper/eras.tsv",
+            **MQM_CATEGORY_OUTPUTS,
             eras_md="results/paper/eras.md",
         log:
             "results/logs/paper_mqm.log",

@@ -2,6 +2,8 @@
 MQM set and the ranked figure with significance clusters, what human translations do, where metrics go
 blind (error categories), and both eras side by side."""
 
+import logging
+
 import pandas as pd
 
 from mtmeta.io import read_json, read_tsv, read_tsvs, write_text, write_tsv
@@ -51,6 +53,9 @@ def main(snakemake):
         write_tsv(categories, out.categories)
         write_text(out.categories_md, mqm.categories_markdown(categories))
         categories_figure(categories, [out.categories_png, out.categories_pdf])
+    else:
+        logging.getLogger("mtmeta").info("no error-category table: no pair has an MQM error annotation "
+                                         "(config paper.mqm.categories is empty)")
     eras = mqm.eras_table(read_tsv(inputs.system_level), read_tsvs(inputs.ranks), {d for d, _ in summaries})
     write_tsv(eras, out.eras)
     write_text(out.eras_md, mqm.eras_markdown(eras))

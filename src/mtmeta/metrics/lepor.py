@@ -99,9 +99,9 @@ def harmonic(values: list[np.ndarray], weights: list[float]) -> np.ndarray:
 
 class HLEPOR(Metric):
     name = "hlepor"
-    PARAM_RANGES: ClassVar[dict] = {"alpha": Range(low=0, low_open=True), "beta": Range(low=0, low_open=True),
-                                    "weight_lp": Range(low=0), "weight_npp": Range(low=0), "weight_hpr": Range(low=0),
-                                    "window": Range(low=0)}
+    PARAM_RANGES: ClassVar[dict] = {"alpha": Range(0, 1000, low_open=True), "beta": Range(0, 1000, low_open=True),
+                                    "weight_lp": Range(0, 1000), "weight_npp": Range(0, 1000),
+                                    "weight_hpr": Range(0, 1000), "window": Range(0, 5000)}
     label = "hLEPOR"
 
     def __init__(self, lang: str | None = None, alpha: float = 9.0, beta: float = 1.0, weight_lp: float = 2.0,

@@ -41,7 +41,7 @@ from mtmeta.data.tokenize import tokenizer
 from mtmeta.errors import ConfigError, MtmetaError
 from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
-from mtmeta.metrics.params import Range
+from mtmeta.metrics.params import MAX_NGRAM_ORDER, Range
 
 BETA = math.log(0.5) / math.log(1.5) ** 2
 BACKENDS = ("compiled", "python")
@@ -54,7 +54,7 @@ def _ngrams(words: list[str], n: int) -> Counter:
 
 class NIST(Metric):
     name = "nist"
-    PARAM_RANGES: ClassVar[dict] = {"max_ngram_order": Range(low=1)}
+    PARAM_RANGES: ClassVar[dict] = {"max_ngram_order": Range(1, MAX_NGRAM_ORDER)}
 
     def __init__(self, lang: str | None = None, max_ngram_order: int = 5, tokenize: str = "13a",
                  lowercase: bool = False, backend: str = "compiled"):

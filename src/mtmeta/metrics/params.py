@@ -7,6 +7,11 @@ together (:class:`Rule`: chrF needs ``char_order + word_order >= 1``). :func:`ch
 parameter dict against them before the metric is built (the CLI's ``--set``, config's
 ``metric_settings``), so a typo, an out-of-range value or an impossible combination is an error naming
 the parameters instead of a silently odd score or a traceback from deep inside the metric.
+
+Every number a parameter takes has an upper bound as well as a lower one (a test checks every
+registered metric): an n-gram order of 10,000 or a beam of a million would not be a setting but a
+hang. The bounds are generous (several times the largest value the literature uses) and shared:
+:data:`MAX_NGRAM_ORDER`, :data:`MAX_SEGMENT_WORDS`.
 """
 
 from __future__ import annotations
@@ -17,10 +22,13 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mtmeta.errors import ConfigError
+from mtmeta.errors import ConfigError, shown
 
 # Set by the workflow or the API, not by a user's settings: not listed, only passed through.
 INTERNAL = ("lang", "resources", "tokenized", "vectors", "embeddings_root")
+
+MAX_NGRAM_ORDER = 20  # BLEU, NIST, softBLEU and chrF's orders (the literature's largest: 6)
+MAX_SEGMENT_WORDS = 10_000  # the highest max_words of a metric whose work grows with a segment's square
 
 
 @dataclass(frozen=True)
@@ -42,9 +50,13 @@ class Range:
     def __str__(self) -> str:
         if self.choices is not None:
             return "one of " + ", ".join(self.choices)
-        low = None if self.low is None else f"{'>' if self.low_open else '>='} {self.low:g}"
-        high = None if self.high is None else f"<= {self.high:g}"
+        low = None if self.low is None else f"{'>' if self.low_open else '>='} {_number(self.low)}"
+        high = None if self.high is None else f"<= {_number(self.high)}"
         return " and ".join(part for part in (low, high) if part) or "any number"
+
+
+def _number(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 @dataclass(frozen=True)
@@ -61,9 +73,9 @@ class Rule:
         of them were not in ``given`` and so have their defaults)."""
         if self.holds(*(values[name] for name in self.params)):
             return None
-        shown = ", ".join(f"{name}={values[name]!r}" + ("" if given is None or name in given else " (default)")
-                          for name in self.params)
-        return f"parameters {shown}: expected {self.expected}"
+        listed = ", ".join(f"{name}={shown(values[name])}" + ("" if given is None or name in given else " (default)")
+                           for name in self.params)
+        return f"parameters {listed}: expected {self.expected}"
 
 
 def check_rules(cls, values: dict, label: str) -> None:
@@ -129,7 +141,7 @@ def check_params(cls, params: dict, where: str | None = None) -> dict:
     for key, value in params.items():
         if key not in declared:
             names = [n for n in declared if n not in INTERNAL]
-            raise ConfigError(f"{label}: unknown parameter {key!r}{did_you_mean(key, names)} "
+            raise ConfigError(f"{label}: unknown parameter {shown(key)}{did_you_mean(key, names)} "
                               f"(parameters: {', '.join(sorted(names))})")
         checked[key] = _check_value(declared[key], value, label)
     values = {name: param.default for name, param in declared.items()} | checked
@@ -159,15 +171,15 @@ def _check_value(param: Param, value, label: str):
         if ok:
             if param.range is not None and kind in ("int", "float", "str") and not param.range.allows(converted):
                 problem = "is not a known value" if param.range.choices is not None else "is out of range"
-                raise ConfigError(f"{label}: parameter {param.name}={value!r} {problem}; expected {param.range}")
+                raise ConfigError(f"{label}: parameter {param.name}={shown(value)} {problem}; expected {param.range}")
             if param.range is not None and kind == "list[float]" and not all(map(param.range.allows, converted)):
-                raise ConfigError(f"{label}: parameter {param.name}={value!r} is out of range; "
+                raise ConfigError(f"{label}: parameter {param.name}={shown(value)} is out of range; "
                                   f"expected each value {param.range}")
             if param.range is not None and kind == "list[str]" and not all(map(param.range.allows, converted)):
-                raise ConfigError(f"{label}: parameter {param.name}={value!r}: expected each value {param.range}")
+                raise ConfigError(f"{label}: parameter {param.name}={shown(value)}: expected each value {param.range}")
             return converted
     hint = "; a boolean is true or false (or 1 or 0)" if "bool" in param.kinds else ""
-    raise ConfigError(f"{label}: parameter {param.name}={value!r} has the wrong type; expected "
+    raise ConfigError(f"{label}: parameter {param.name}={shown(value)} has the wrong type; expected "
                       f"{param.describe()}{hint}")
 
 

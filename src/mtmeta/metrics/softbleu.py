@@ -56,7 +56,7 @@ from mtmeta.metrics import ngrams
 from mtmeta.metrics.base import Metric, check_references
 from mtmeta.metrics.bleu import BLEU, TOKENIZED_RULE, bleu_rows
 from mtmeta.metrics.limits import check_lengths
-from mtmeta.metrics.params import Range, check_rules
+from mtmeta.metrics.params import MAX_NGRAM_ORDER, MAX_SEGMENT_WORDS, Range, check_rules
 
 METHODS = ("similarity", "generation")
 NEIGHBOURS_FILE = "neighbours.cache.json.gz"  # beside the vectors
@@ -126,8 +126,9 @@ def _assign_sparse(rows: list[dict[int, float]], columns: int, assignment: str) 
 
 class SoftBLEU(Metric):
     name = "softbleu"
-    PARAM_RANGES: ClassVar[dict] = {"k": Range(low=1), "floor": Range(0, 1), "max_ngram_order": Range(low=1),
-                                    "smooth_value": Range(low=0), "max_words": Range(low=1)}
+    PARAM_RANGES: ClassVar[dict] = {"k": Range(1, 100), "floor": Range(0, 1),
+                                    "max_ngram_order": Range(1, MAX_NGRAM_ORDER), "smooth_value": Range(0, 100),
+                                    "max_words": Range(1, MAX_SEGMENT_WORDS)}
     PARAM_RULES: ClassVar[tuple] = (TOKENIZED_RULE,)  # its BLEU's
 
     def __init__(self, lang: str | None = None, embeddings: str = "study-w2v", method: str = "similarity",

@@ -203,5 +203,5 @@ def test_weighted_corpus_score_equals_repeating_segments(resources):
 def test_beam_must_be_a_positive_whole_number(resources, beam):
     # Checked twice: by the declared parameter (through the registry) and by the class itself.
     with pytest.raises(ConfigError, match=r"meteor: parameter beam=\S+ (is out of range; expected >= 1|has the "
-                                          r"wrong type; expected beam: int \(default 40, >= 1\))"):
+                                          r"wrong type; expected beam: int \(default 40, >= 1 and <= 1,000\))"):
         meteor(resources, beam=beam)

@@ -127,3 +127,69 @@ def test_check_config_applies_the_rules_to_metric_settings():
     with pytest.raises(ConfigError, match=r"metric_settings.chrf-none.params: parameters char_order=0, "
                                           r"word_order=0 \(default\): expected char_order \+ word_order >= 1"):
         validate_config(raw)
+
+
+def test_every_number_a_parameter_takes_has_an_upper_bound():
+    """An unbounded order or beam is a hang, not a setting: NIST at max_ngram_order=10000 ran past a
+    minute on 4 lines, BLEU at 1e6 took 7 s."""
+    from mtmeta import metrics
+    from mtmeta.metrics.params import INTERNAL
+
+    unbounded = [f"{name}.{param.name}" for name in sorted(metrics.METRICS)
+                 for param in declared_params(metric_class(name)).values()
+                 if param.name not in INTERNAL and {"int", "float", "list[float]"} & set(param.kinds)
+                 and (param.range is None or param.range.high is None)]
+    assert unbounded == []
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("nist", {"max_ngram_order": 10_000},
+         r"^nist: parameter max_ngram_order=10000 is out of range; expected >= 1 and <= 20$"),
+        ("bleu", {"max_ngram_order": 1_000_000}, r"^bleu: parameter max_ngram_order=1000000 is out of range; "
+                                                 r"expected >= 1 and <= 20$"),
+        ("chrf", {"char_order": 21}, r"^chrf: parameter char_order=21 is out of range; expected >= 0 and <= 20$"),
+        ("meteor", {"beam": 10**9}, r"^meteor: parameter beam=1000000000 is out of range; expected >= 1 and <= 1,000$"),
+        ("meteor", {"max_words": 10_001}, r"max_words=10001 is out of range; expected >= 1 and <= 10,000$"),
+        ("hlepor", {"window": 5001}, r"^hlepor: parameter window=5001 is out of range; expected >= 0 and <= 5,000$"),
+        ("hlepor", {"alpha": 1e300}, r"alpha=1e\+300 is out of range; expected > 0 and <= 1,000$"),
+        ("softbleu", {"k": 101}, r"^softbleu: parameter k=101 is out of range; expected >= 1 and <= 100$"),
+    ],
+)
+def test_numbers_past_their_bound_are_refused_at_once(name, params, message):
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ConfigError, match=message):
+        check_params(metric_class(name), params)
+    with pytest.raises(ConfigError, match=message):
+        get(name, lang="en", **params)
+    assert time.perf_counter() - start < 1
+
+
+def test_the_bounds_apply_to_config_and_score_set(tmp_path, capsys, monkeypatch):
+    from mtmeta.cli import main
+
+    catalogue = yaml.safe_load((DEFAULT_CONFIG.parent / "sources.yaml").read_text())
+    raw = merge(catalogue, yaml.safe_load(DEFAULT_CONFIG.read_text()))
+    raw["metric_settings"]["nist-long"] = {"metric": "nist", "params": {"max_ngram_order": 10_000}}
+    with pytest.raises(ConfigError, match=r"^metric_settings.nist-long.params: parameter max_ngram_order=10000 is out "
+                                          r"of range; expected >= 1 and <= 20$"):
+        validate_config(raw)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hyp.txt").write_text("a b c\nd e\nf\ng h i j\n")
+    (tmp_path / "ref.txt").write_text("a b c\nd e\nf\ng h i j\n")
+    code = main(["score", "nist", "--ref", "ref.txt", "--hyp", "hyp.txt", "--set", "max_ngram_order=10000"])
+    assert code == 2
+    assert "nist: parameter max_ngram_order=10000 is out of range; expected >= 1 and <= 20" in capsys.readouterr().err
+
+
+def test_messages_quote_a_long_value_briefly():
+    with pytest.raises(ConfigError) as caught:
+        check_params(metric_class("bleu"), {"tokenize": "x" * 1_000_000})
+    assert str(caught.value).startswith("bleu: parameter tokenize='xxx")
+    assert "x' (1,000,000 characters) is not a known value; expected one of none, zh, 13a" in str(caught.value)
+    assert len(str(caught.value)) < 400
+    with pytest.raises(ConfigError, match=r"weights=\[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, \.\.\.\] is out of range"):
+        check_params(metric_class("meteor"), {"weights": [1.0] * 500_000 + [-1.0]})

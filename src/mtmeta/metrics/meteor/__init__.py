@@ -72,7 +72,7 @@ from mtmeta.metrics.meteor.aligner import (
 )
 from mtmeta.metrics.meteor.phrases import PhraseArrays
 from mtmeta.metrics.ngrams import Numbering, Registering
-from mtmeta.metrics.params import Range
+from mtmeta.metrics.params import MAX_SEGMENT_WORDS, Range
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 METEOR_TABLES = {"en": "meteor_paraphrase_en"}  # language -> source of Meteor 1.5's own paraphrase table
@@ -106,9 +106,9 @@ def _read_thesaurus(path: str, lowercase: bool) -> MyThes:
 
 class METEOR(Metric):
     name = "meteor"
-    PARAM_RANGES: ClassVar[dict] = {"alpha": Range(0, 1), "beta": Range(low=0), "gamma": Range(0, 1),
-                                    "delta": Range(0, 1), "beam": Range(low=1), "weights": Range(low=0),
-                                    "max_words": Range(low=1)}
+    PARAM_RANGES: ClassVar[dict] = {"alpha": Range(0, 1), "beta": Range(0, 100), "gamma": Range(0, 1),
+                                    "delta": Range(0, 1), "beam": Range(1, 1000), "weights": Range(0, 100),
+                                    "max_words": Range(1, MAX_SEGMENT_WORDS)}
     # What rescore() and corpus_rescore() can change without re-aligning (a sweep's grid and fixed keys).
     RESCORED_PARAMS: ClassVar[tuple[str, ...]] = ("alpha", "beta", "gamma", "delta", "weights", "full_match_rule")
 
