@@ -197,7 +197,8 @@ def test_check_config_accepts_a_locale_pair(tmp_path):
     from mtmeta.config import load_config
 
     path = tmp_path / "c.yaml"
-    path.write_text("metrics: [bleu]\ndatasets:\n  wmt25:\n    description: x\n    kind: mtme\n"
+    # chrF, since BLEU's default tokeniser for Korean (ko-mecab) needs packages that check-config asks for
+    path.write_text("metrics: [chrf]\ndatasets:\n  wmt25:\n    description: x\n    kind: mtme\n"
                     "    evalset: {path: data}\n    testset: wmt25\n    human_score: mqm\n"
                     "    language_pairs: [en-ko_KR, en-sr_Cyrl_RS]\n")
     assert load_config([str(path)])["datasets"]["wmt25"]["language_pairs"] == ["en-ko_KR", "en-sr_Cyrl_RS"]
