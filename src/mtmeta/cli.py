@@ -11,13 +11,15 @@ import logging
 import os
 import sys
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mtmeta import __version__
 from mtmeta.cli_score import add_arguments as add_score_arguments
 from mtmeta.cli_score import cmd_score
 from mtmeta.errors import InputError, MtmetaError, OutputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 log = logging.getLogger("mtmeta")
 
@@ -161,6 +163,8 @@ def cmd_correlate(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
+    import pandas as pd
+
     from mtmeta.evaluate import TABLES, check_name, check_output_directory, evaluate, write_tables
 
     if args.system is None and args.segment is None:
@@ -196,6 +200,8 @@ def cmd_evaluate(args) -> int:
 
 def _records(table: pd.DataFrame) -> list[dict]:
     """A table's rows for JSON at full precision (Python floats), with null for NaN (JSON has no NaN)."""
+    import pandas as pd
+
     return [{key: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
              for key, value in row.items()} for row in table.to_dict(orient="records")]
 
@@ -203,6 +209,8 @@ def _records(table: pd.DataFrame) -> list[dict]:
 def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -> str:
     """A reader's summary of one pair: correlations with intervals, segment-level agreement, the
     metric among the built-in ones (WMT-style ranks) and its significant wins and losses."""
+    import pandas as pd
+
     f = lambda value: "n/a" if pd.isna(value) else f"{value:.{width}f}"  # noqa: E731
     tables = evaluation.tables
     if "system_level" not in tables:  # an evaluator-kind pair: items of two hypotheses, no systems
@@ -249,6 +257,8 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
 
 def cmd_export_scores(args) -> int:
     """A finished study's metric scores of an mt-metrics-eval pair, in its layout."""
+    import pandas as pd
+
     from mtmeta.config import metric_spec, metrics_of
     from mtmeta.io import read_json, read_tsv
     from mtmeta.metaeval.export import export_metric

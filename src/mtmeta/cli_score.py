@@ -21,13 +21,17 @@ import argparse
 import logging
 import os
 import sys
+from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mtmeta import cli_score_output as output
 from mtmeta.errors import ConfigError, InputError, MtmetaError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 log = logging.getLogger("mtmeta")
 
@@ -361,7 +365,7 @@ def _parse_settings(pairs: list[str]) -> dict:
         if not sep or not key.strip():
             raise ConfigError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set tokenize=intl")
         try:
-            settings[key.strip()] = yaml.load(text, Loader=_SettingLoader)  # noqa: S506 (a SafeLoader)
+            settings[key.strip()] = yaml.load(text, Loader=_setting_loader())  # noqa: S506 (a SafeLoader)
         except yaml.YAMLError as exc:
             problem = str(exc).splitlines()[0]
             raise ConfigError(f"--set {pair!r}: the value {text!r} is not valid YAML ({problem}); expected a number, "
@@ -369,6 +373,7 @@ def _parse_settings(pairs: list[str]) -> dict:
     return settings
 
 
+@cache
 def _setting_loader():
     import re
 
@@ -384,8 +389,6 @@ def _setting_loader():
                                  list("tTfF"))
     return Loader
 
-
-_SettingLoader = _setting_loader()
 
 
 def _option_params(args, registry_name: str) -> dict:
@@ -439,15 +442,18 @@ def build_metrics(args, resolved: list[tuple[str, str, dict]], config: dict | No
 
 # ------------------------------------------------------------------ the command
 def cmd_score(args) -> int:
-    from mtmeta.config import DEFAULT_CONFIG, load_config
+    from mtmeta.metrics import STUDY_CONFIG  # mtmeta.config.DEFAULT_CONFIG, without loading the schema
 
     request = read_request(args)
     # Ids resolve through the config's metric_settings (its definition first, as in the workflow). A
     # --config file is validated whole (a missing one is an error); the study's own file is read for
     # its ids only (check-config and CI validate it), unless -t needs its datasets.
-    config_file = args.config or (str(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file() else None)
-    wanted = config_file and (args.config or args.test_set or args.echo)
-    config = load_config(config_file, checksums=False) if wanted else None
+    config_file = args.config or (str(STUDY_CONFIG) if STUDY_CONFIG.is_file() else None)
+    config = None
+    if config_file and (args.config or args.test_set or args.echo):
+        from mtmeta.config import load_config
+
+        config = load_config(config_file, checksums=False)
     if (args.test_set or args.echo) and config is None:
         raise ConfigError("-t and --echo read the study's datasets: give --config FILE")
     if args.echo:
@@ -550,6 +556,8 @@ def _single_system(args, request: Request, built, hyps, refs) -> int:
 def _several_systems(args, request: Request, built, systems, refs) -> int:
     """Several systems, or intervals, or a paired test (sacrebleu's definitions): the first system is
     the baseline of a paired test."""
+    import pandas as pd
+
     from mtmeta.metaeval.paired import compare_systems
 
     test = request.test
@@ -601,10 +609,12 @@ def _row_names(names: list[str], test: str | None, stdin_columns: bool) -> list[
 def _columns(results: list[output.Result]) -> list[tuple[str, str]]:
     """(metric id, column title): sacrebleu's score name, or the id where two metrics share a name."""
     labels = {r.metric: r.label for r in results}
-    count = pd.Series(list(labels.values())).value_counts()
+    count = Counter(labels.values())
     return [(metric_id, label if count[label] == 1 else metric_id) for metric_id, label in labels.items()]
 
 
 def _tsv(tables: list[pd.DataFrame], width: int) -> str:
+    import pandas as pd
+
     table = pd.concat(tables, ignore_index=True)
     return table.to_csv(sep="\t", index=False, float_format=f"%.{width}f", na_rep="").rstrip("\n")

@@ -214,3 +214,21 @@ def test_human_scores_excludes_self_comparisons(tmp_path, capsys):
     a = dict(zip(header, rows["A"], strict=True))
     assert (int(a["wins"]), int(a["losses"]), float(a["gt_others"])) == (2, 0, 1.0)  # A vs A is not a win and a loss
     assert "excluded 1 comparison(s) of a system with itself: A (1)" in err
+
+
+HEAVY = ("pandas", "numba", "matplotlib", "scipy")
+
+
+def _modules_after(code: str) -> set[str]:
+    """The top-level packages a fresh interpreter has imported after running ``code``."""
+    probe = f"import sys\n{code}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "--help"]])
+def test_help_imports_no_heavy_package(argv):
+    """The command line starts without pandas, numba, matplotlib or scipy: each command imports
+    what it uses when it runs."""
+    code = f"from mtmeta.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass"
+    assert _modules_after(code) & set(HEAVY) == set()
