@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtmeta import __version__
+from mtmeta.cli_score import MAX_SEED, _positive_int, _seed, cmd_score
 from mtmeta.cli_score import add_arguments as add_score_arguments
-from mtmeta.cli_score import cmd_score
 from mtmeta.errors import InputError, MtmetaError, OutputError
 
 if TYPE_CHECKING:
@@ -307,20 +307,6 @@ def cmd_check_config(args) -> int:
     return 0
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
-    return value
-
-
-def _seed(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a seed (an integer, 0 or more)")
-    return value
-
-
 def _probability(text: str) -> float:
     value = float(text)
     if not 0 < value < 1:
@@ -399,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "the pair)")
     p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
     p.add_argument("--draws", type=_positive_int, help="bootstrap draws (default: config's bootstrap.draws)")
-    p.add_argument("--seed", type=_seed, help="bootstrap seed, 0 or more (default: config's bootstrap.seed)")
+    p.add_argument("--seed", type=_seed, help=f"bootstrap seed, 0 to {MAX_SEED} (default: config's bootstrap.seed)")
     p.add_argument("--confidence", type=_probability, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
                    help="text: a summary per pair; tsv: the system-level correlations; json: every table")

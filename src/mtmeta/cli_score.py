@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -37,7 +38,10 @@ log = logging.getLogger("mtmeta")
 
 STDIN = "-"
 FORMATS = ("json", "text", "latex", "tsv")
-MAX_SEED = 2**32 - 1  # numpy's seed range
+MAX_SEED = 2**32 - 1  # numpy's seed range (the config schema's $defs/seed)
+# The largest count an option takes (draws, resamples, trials): the config schema's largest bootstrap.draws.
+# Memory and time grow with it (a resampling holds draws x systems scores); a larger one is a typo.
+MAX_COUNT = 1_000_000
 
 # sacrebleu's metric options: (flags, registry names they apply to, parameter, argparse keywords).
 # As in sacrebleu, each one sets one metric's parameter (-lc lowercases BLEU, not chrF); --set sets any.
@@ -71,23 +75,31 @@ def _dest(flags: tuple[str, ...]) -> str:
     return "metric_option_" + flags[-1].lstrip("-").replace("-", "_")
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() would also read "1_000" and Arabic-Indic digits
+
+
+def _integer(text: str) -> int | None:
+    return int(text) if _INTEGER.fullmatch(text.strip()) else None
+
+
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_SEED:
+    """A seed on the command line (every command's): an integer from 0 to MAX_SEED."""
+    value = _integer(text)
+    if value is None or not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed; expected an integer from 0 to {MAX_SEED}")
     return value
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    """A count on the command line (every command's: draws, resamples, trials, references): an
+    integer from 1 to MAX_COUNT."""
+    value = _integer(text)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer; expected an integer from 1 to "
+                                         f"{MAX_COUNT}")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than {MAX_COUNT}, the largest count accepted; expected "
+                                         f"an integer from 1 to {MAX_COUNT}")
     return value
 
 
@@ -375,8 +387,6 @@ def _parse_settings(pairs: list[str]) -> dict:
 
 @cache
 def _setting_loader():
-    import re
-
     import yaml
 
     class Loader(yaml.SafeLoader):

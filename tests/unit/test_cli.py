@@ -232,3 +232,38 @@ def test_help_imports_no_heavy_package(argv):
     what it uses when it runs."""
     code = f"from mtmeta.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass"
     assert _modules_after(code) & set(HEAVY) == set()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["evaluate", "--segment", "x.tsv", "--draws", "1000000000"],
+     "argument --draws: '1000000000' is more than 1000000, the largest count accepted; expected an integer from 1 "
+     "to 1000000"),
+    (["evaluate", "--segment", "x.tsv", "--draws", "0"],
+     "argument --draws: '0' is not a positive integer; expected an integer from 1 to 1000000"),
+    (["evaluate", "--segment", "x.tsv", "--seed", "4294967296"],
+     "argument --seed: '4294967296' is not a seed; expected an integer from 0 to 4294967295"),
+    (["evaluate", "--segment", "x.tsv", "--seed", "1_000"],
+     "argument --seed: '1_000' is not a seed; expected an integer from 0 to 4294967295"),
+    (["score", "r.txt", "-i", "h.txt", "--seed", "١٢"],
+     "argument --seed: '١٢' is not a seed; expected an integer from 0 to 4294967295"),
+    (["score", "r.txt", "-i", "h.txt", "-ci", "-cin", "2000000"],
+     "argument -cin/--confidence-n: '2000000' is more than 1000000, the largest count accepted"),
+    (["score", "r.txt", "-i", "h.txt", "-par", "-parn", "10000000"],
+     "argument -parn/--paired-ar-n: '10000000' is more than 1000000, the largest count accepted"),
+])
+def test_counts_and_seeds_have_one_rule_with_an_upper_bound(capsys, argv, message):
+    """Every command reads a seed and a count by the same rule: ASCII digits, within bounds (a
+    billion bootstrap draws would allocate tens of GiB before anything is printed)."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_seed_and_count_are_defined_once():
+    import mtmeta.cli
+    import mtmeta.cli_score
+
+    assert mtmeta.cli._seed is mtmeta.cli_score._seed
+    assert mtmeta.cli._positive_int is mtmeta.cli_score._positive_int
+    assert [mtmeta.cli._seed("0"), mtmeta.cli._seed(" 4294967295 "), mtmeta.cli._positive_int("1000000")] == [
+        0, 4294967295, 1000000]
