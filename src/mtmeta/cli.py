@@ -10,13 +10,14 @@ import json
 import logging
 import os
 import sys
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtmeta import __version__
 from mtmeta.cli_score import MAX_SEED, _positive_int, _seed, cmd_score
 from mtmeta.cli_score import add_arguments as add_score_arguments
-from mtmeta.errors import InputError, MtmetaError, OutputError
+from mtmeta.errors import InputError, MtmetaError, OutputError, stage, stage_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -479,9 +480,11 @@ def _silence_stdout() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command. Every failure ends in one line on standard error, ``mtmeta COMMAND: error:
-    ...`` naming the file, line or option and what was expected, and status 2 (141 for a reader that
-    closed the pipe); ``-v`` shows the traceback instead."""
+    """Run one command. A failure ends in one line on standard error: ``mtmeta COMMAND: error: ...``
+    naming the file, line or option and what was expected, status 2, for a problem with the input,
+    the options or a file (an MtmetaError, a ValueError of a reader, an operating-system error); for
+    any other exception, a bug, ``mtmeta COMMAND: internal error while STAGE FILE: ...``, status 1.
+    ``-v`` prints the traceback before that line. A reader that closed the pipe: 141, quietly."""
     from mtmeta.logsetup import configure
 
     args = build_parser().parse_args(argv)
@@ -493,7 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     stdout = sys.stdout
     sys.stdout = _CheckedStdout(stdout)
     try:
-        status = args.handler(args)
+        with stage(*_command_stage(args)):  # what an internal error names, unless a finer stage does
+            status = args.handler(args)
         sys.stdout.flush()  # here, not at exit: a full disk or closed pipe on stdout is reported as any error
         return status
     except BrokenPipeError:
@@ -503,9 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"mtmeta {args.command}: interrupted", file=sys.stderr)
         return 130
-    except (MtmetaError, KeyError, TypeError, ValueError, OSError) as exc:
+    except (MtmetaError, ValueError, OSError) as exc:  # the user's input, options or files
         if args.verbose:
-            raise
+            traceback.print_exc()
         if isinstance(exc, OSError) and not isinstance(exc, MtmetaError):
             message = _os_error_message(exc)
         else:
@@ -513,9 +517,50 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, OutputError) and exc.path == "standard output":
             _silence_stdout()
         print(f"mtmeta {args.command}: error: {message}", file=sys.stderr)
-        return 2
+        return USER_ERROR
+    except Exception as exc:  # noqa: BLE001 -- the boundary: nothing above expected it, so it is a bug
+        if args.verbose:
+            traceback.print_exc()
+        print(_internal_error_message(args.command, exc, args.verbose), file=sys.stderr)
+        return INTERNAL_ERROR
     finally:
         sys.stdout = stdout
+
+
+def _command_stage(args) -> tuple[str, str | None]:
+    """What a command works on, as an internal error names it: (what it does, the file or folder)."""
+    config = getattr(args, "config", None) or "config/config.yaml"
+    stages = {
+        "sources": lambda: ("listing the sources of", config),
+        "fetch": lambda: (f"fetching {' '.join(args.source)} into", args.resources),
+        "prepare": lambda: (f"preparing {args.dataset} {args.lp} from", args.resources),
+        "metrics": lambda: ("listing the metrics of", config),
+        "human-scores": lambda: ("computing human scores from", args.comparisons),
+        "correlate": lambda: ("correlating", f"{args.metric_scores} with {args.human_scores}"),
+        "evaluate": lambda: ("evaluating", args.segment or args.system),
+        "export-scores": lambda: (f"exporting the scores of {args.dataset} {args.lp} from", args.results),
+        "check-config": lambda: ("checking", " + ".join(args.file) if args.file else config),
+    }
+    return stages[args.command]() if args.command in stages else (f"running {args.command}", None)
+
+
+USER_ERROR = 2  # the input, an option or a file: the message says what to change
+INTERNAL_ERROR = 1  # a bug in mtmeta (Python's own status for an uncaught exception)
+_MESSAGE_CHARS = 300  # an exception's text can echo a whole input; the line shows its start
+
+
+def _internal_error_message(command: str, exc: Exception, verbose: bool) -> str:
+    """One line for an exception nobody expected: the command, what it was doing and on which file
+    (:func:`mtmeta.errors.stage`), the exception's type and the first line of its text."""
+    where = stage_of(exc)
+    doing = f" while {where[0]}" + (f" {where[1]}" if where[1] else "") if where else ""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if len(text) > _MESSAGE_CHARS:
+        text = text[:_MESSAGE_CHARS] + f"... ({len(text):,} characters)"
+    detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    advice = "the traceback is above" if verbose else "rerun with -v for the traceback"
+    return (f"mtmeta {command}: internal error{doing}: {detail}; this is a bug in mtmeta, not a problem with the "
+            f"input: {advice}, and please report it")
 
 
 def _os_error_message(exc: OSError) -> str:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtmeta import cli_score_output as output
-from mtmeta.errors import ConfigError, InputError, MtmetaError
+from mtmeta.errors import ConfigError, InputError, MtmetaError, stage
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -204,6 +204,11 @@ def _shown(path: str) -> str:
 def read_segments(path: str, role: str) -> list[str]:
     """A file's lines (UTF-8, gzip read transparently), or standard input's for ``-``; a directory,
     a missing or an empty file is an error naming it."""
+    with stage(f"reading {role}", _shown(path)):
+        return _read_segments(path, role)
+
+
+def _read_segments(path: str, role: str) -> list[str]:
     from mtmeta.data.textio import decode_utf8, read_lines, split_lines
 
     if path == STDIN:
@@ -446,8 +451,12 @@ def build_metrics(args, resolved: list[tuple[str, str, dict]], config: dict | No
     lang = args.lang or (args.langpair.split("-")[-1] if args.langpair else None)
     # a test set's text as the workflow scores it (whitespace tokens where config says it is tokenised)
     tokenized = bool(args.test_set and config and config["datasets"][args.test_set].get("tokenized", False))
-    return [(metric_id, metrics.get_for_dataset(name, lang, params, tokenized=tokenized, resources=args.resources))
-            for metric_id, name, params in resolved]
+    built = []
+    for metric_id, name, params in resolved:
+        with stage(f"building {metric_id}"):
+            built.append((metric_id, metrics.get_for_dataset(name, lang, params, tokenized=tokenized,
+                                                             resources=args.resources)))
+    return built
 
 
 # ------------------------------------------------------------------ the command
@@ -487,9 +496,9 @@ def cmd_score(args) -> int:
                           "sacrebleu's -sl)")
     built = build_metrics(args, resolved, config)
     if request.segment_level:
-        return _segment_level(args, request, built, systems[0][1], refs)
+        return _segment_level(args, request, built, systems[0], refs)
     if not request.test and not args.confidence and len(systems) == 1:
-        return _single_system(args, request, built, systems[0][1], refs)
+        return _single_system(args, request, built, systems[0], refs)
     return _several_systems(args, request, built, systems, refs)
 
 
@@ -527,13 +536,15 @@ def _ordered(request: Request, built: list) -> list:
     return built
 
 
-def _segment_level(args, request: Request, built, hyps, refs) -> int:
+def _segment_level(args, request: Request, built, system, refs) -> int:
     from mtmeta.metrics.base import short_signature
 
+    name, hyps = system
     columns, signatures, lines = {}, [], []
     for metric_id, metric in built:
-        stats = metric.stats(hyps, refs)
-        scores = metric.segment_scores(stats)
+        with stage(f"scoring {metric_id} of", _shown(name)):
+            stats = metric.stats(hyps, refs)
+            scores = metric.segment_scores(stats)
         columns[metric_id] = scores.tolist()
         signature = metric.segment_signature()
         signatures.append(short_signature(signature, metric.signature_abbreviations()) if args.short else signature)
@@ -550,11 +561,13 @@ def _segment_level(args, request: Request, built, hyps, refs) -> int:
     return 0
 
 
-def _single_system(args, request: Request, built, hyps, refs) -> int:
+def _single_system(args, request: Request, built, system, refs) -> int:
+    name, hyps = system
     results = []
     for metric_id, metric in _ordered(request, built):
-        stats = metric.stats(hyps, refs)
-        score = metric.corpus_result(stats)
+        with stage(f"scoring {metric_id} of", _shown(name)):
+            stats = metric.stats(hyps, refs)
+            score = metric.corpus_result(stats)
         results.append(_result(_shown(STDIN), metric_id, metric, stats, score.score, details=score.details))
     if request.sacrebleu_form:
         print(output.single_system(results, request.fmt, request.width, args.short, args.score_only))
@@ -577,8 +590,12 @@ def _several_systems(args, request: Request, built, systems, refs) -> int:
     extra += [f"{test}:{n_samples}"] if test else []
     results, tables = [], []
     for metric_id, metric in _ordered(request, built):
-        stats = {name: metric.stats(hyps, refs) for name, hyps in systems}
-        table = compare_systems(metric, stats, test, n_samples, confidence_n, args.seed)
+        stats = {}
+        for name, hyps in systems:
+            with stage(f"scoring {metric_id} of", _shown(name)):
+                stats[name] = metric.stats(hyps, refs)
+        with stage(f"comparing the systems by {metric_id}:", ", ".join(_shown(name) for name, _ in systems)):
+            table = compare_systems(metric, stats, test, n_samples, confidence_n, args.seed)
         signature = "|".join([metric.signature(), *extra, f"seed:{args.seed}"]) if extra else metric.signature()
         for row in table.itertuples():
             results.append(_result(row.system, metric_id, metric, stats[row.system], row.score, signature=signature,

@@ -267,3 +267,44 @@ def test_seed_and_count_are_defined_once():
     assert mtmeta.cli._positive_int is mtmeta.cli_score._positive_int
     assert [mtmeta.cli._seed("0"), mtmeta.cli._seed(" 4294967295 "), mtmeta.cli._positive_int("1000000")] == [
         0, 4294967295, 1000000]
+
+
+def test_an_unexpected_exception_is_one_line_naming_the_stage_and_file(tmp_path, capsys, monkeypatch):
+    """A bug (here a KeyError in BLEU's counting) is not the user's error: one line naming the
+    command, what it was doing and on which file, status 1 (a user error is 2); -v adds the traceback."""
+    from mtmeta.metrics.bleu import BLEU
+
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("a b c\n")
+    ref.write_text("a b d\n")
+
+    def broken(self, hypotheses, references):
+        raise KeyError("metric_1")
+
+    monkeypatch.setattr(BLEU, "stats", broken)
+    argv = ["score", "bleu", "--ref", str(ref), "--hyp", str(hyp)]
+    assert main(argv) == 1
+    assert capsys.readouterr().err == (
+        f"mtmeta score: internal error while scoring bleu of {hyp}: KeyError: 'metric_1'; this is a bug in mtmeta, "
+        "not a problem with the input: rerun with -v for the traceback, and please report it\n")
+    assert main(["-v", *argv]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):") and 'raise KeyError("metric_1")' in err
+    assert err.splitlines()[-1].endswith("KeyError: 'metric_1'; this is a bug in mtmeta, not a problem with the "
+                                         "input: the traceback is above, and please report it")
+    assert main(["-v", "score", "bleu", "--ref", str(tmp_path / "absent.txt"), "--hyp", str(hyp)]) == 2  # the user's
+    assert capsys.readouterr().err.splitlines()[-1].startswith(f"mtmeta score: error: {tmp_path}/absent.txt")
+
+
+def test_an_internal_error_of_another_command_names_its_file_and_cuts_a_long_text(tmp_path, capsys, monkeypatch):
+    import mtmeta.evaluate
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("x" * 5000 + "\nsecond line")
+
+    monkeypatch.setattr(mtmeta.evaluate, "evaluate", broken)
+    assert main(["evaluate", "--segment", "mine.seg.tsv", "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == (
+        f"mtmeta evaluate: internal error while evaluating mine.seg.tsv: RuntimeError: {'x' * 300}... (5,000 "
+        "characters); this is a bug in mtmeta, not a problem with the input: rerun with -v for the traceback, and "
+        "please report it\n")
