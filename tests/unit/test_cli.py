@@ -308,3 +308,12 @@ def test_an_internal_error_of_another_command_names_its_file_and_cuts_a_long_tex
         f"mtmeta evaluate: internal error while evaluating mine.seg.tsv: RuntimeError: {'x' * 300}... (5,000 "
         "characters); this is a bug in mtmeta, not a problem with the input: rerun with -v for the traceback, and "
         "please report it\n")
+
+
+def test_scoring_a_small_file_loads_neither_numba_nor_pandas(tmp_path):
+    """A few lines are scored by the plain equivalents of the compiled kernels (the same numbers,
+    tests/unit/metrics/test_kernels.py): loading numba would cost more than the scoring."""
+    (tmp_path / "hyp.txt").write_text("The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n")
+    (tmp_path / "ref.txt").write_text("The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n")
+    argv = ["score", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-m", "bleu", "chrf", "ter", "-b"]
+    assert _modules_after(f"from mtmeta.cli import main\nassert main({argv!r}) == 0") & set(HEAVY) == set()
