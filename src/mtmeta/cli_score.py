@@ -374,6 +374,8 @@ def echo(args, config: dict) -> int:
 def _parse_settings(pairs: list[str]) -> dict:
     """--set KEY=VALUE pairs, each value read as YAML (numbers, lists, strings), booleans written
     true or false only: YAML 1.1's yes/no/on/off stay strings, which a boolean parameter refuses."""
+    if not pairs:
+        return {}
     import yaml
 
     settings = {}
