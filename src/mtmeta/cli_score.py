@@ -463,10 +463,15 @@ def build_metrics(args, resolved: list[tuple[str, str, dict]], config: dict | No
 
 # ------------------------------------------------------------------ the command
 def cmd_score(args) -> int:
-    from mtmeta.metrics import STUDY_CONFIG  # mtmeta.config.DEFAULT_CONFIG, without loading the schema
-    from mtmeta.metrics.kernels import prefer_plain
+    from mtmeta.metrics.kernels import preferring_plain
 
-    prefer_plain()  # one command, a file or a few: the compiled kernels would not repay their load
+    with preferring_plain():  # one command, a file or a few: the compiled kernels would not repay their load
+        return _score(args)
+
+
+def _score(args) -> int:
+    from mtmeta.metrics import STUDY_CONFIG  # mtmeta.config.DEFAULT_CONFIG, without loading the schema
+
     request = read_request(args)
     # Ids resolve through the config's metric_settings (its definition first, as in the workflow). A
     # --config file is validated whole (a missing one is an error); the study's own file is read for

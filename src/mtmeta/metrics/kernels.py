@@ -9,7 +9,7 @@ them). What differs is the cost: the first compiled kernel a process calls costs
 and 60-130 MB, numba's import and its compiler's context, even when every kernel is cached.
 
 The workflow's jobs score many systems and resamplings per process, so compiled kernels are the
-default. A process that scores a file or two and exits (``mtmeta score``) calls :func:`prefer_plain`:
+default. A process that scores a file or two and exits (``mtmeta score``) runs in :func:`preferring_plain`:
 its calls then run the plain equivalents, unless a call is large enough to repay the kernels' load
 (``work`` at least the limit its caller gives) or numba is already loaded (the cost is paid).
 """
@@ -17,6 +17,7 @@ its calls then run the plain equivalents, unless a call is large enough to repay
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 _PLAIN = [False]
 # Rows from which a compiled score repays its load in a process that prefers the plain path:
@@ -24,9 +25,14 @@ _PLAIN = [False]
 PLAIN_ROWS = 100_000
 
 
-def prefer_plain(plain: bool = True) -> None:
-    """Run this process's small calls without the compiled kernels (``mtmeta score`` does)."""
-    _PLAIN[0] = plain
+@contextmanager
+def preferring_plain():
+    """Within the block, small calls run without the compiled kernels (``mtmeta score`` does)."""
+    previous, _PLAIN[0] = _PLAIN[0], True
+    try:
+        yield
+    finally:
+        _PLAIN[0] = previous
 
 
 def compiled(work: int, limit: int) -> bool:

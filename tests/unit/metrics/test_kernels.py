@@ -68,8 +68,11 @@ def test_plain_and_compiled_give_the_same_statistics_and_scores(monkeypatch, nam
 
 
 def test_the_default_is_compiled_and_a_large_call_stays_compiled(monkeypatch):
-    monkeypatch.setattr(kernels, "_PLAIN", [False])
     assert kernels.compiled(1, 100)
-    kernels.prefer_plain()
-    monkeypatch.delitem(__import__("sys").modules, "numba", raising=False)
-    assert not kernels.compiled(99, 100) and kernels.compiled(100, 100)
+    with kernels.preferring_plain():
+        monkeypatch.delitem(__import__("sys").modules, "numba", raising=False)
+        assert not kernels.compiled(99, 100) and kernels.compiled(100, 100)
+        monkeypatch.undo()
+        __import__("numba")
+        assert kernels.compiled(1, 100)  # numba loaded: its cost is paid
+    assert kernels.compiled(1, 100)
