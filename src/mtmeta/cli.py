@@ -10,15 +10,18 @@ import json
 import logging
 import os
 import sys
+import traceback
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mtmeta import __version__
 from mtmeta.cli_ranges import config_int
+from mtmeta.cli_score import MAX_SEED, _seed, cmd_score
 from mtmeta.cli_score import add_arguments as add_score_arguments
-from mtmeta.cli_score import cmd_score
-from mtmeta.errors import InputError, MtmetaError, OutputError
+from mtmeta.errors import InputError, MtmetaError, OutputError, stage, stage_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 log = logging.getLogger("mtmeta")
 
@@ -162,6 +165,8 @@ def cmd_correlate(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
+    import pandas as pd
+
     from mtmeta.evaluate import TABLES, check_name, check_output_directory, evaluate, write_tables
 
     if args.system is None and args.segment is None:
@@ -197,6 +202,8 @@ def cmd_evaluate(args) -> int:
 
 def _records(table: pd.DataFrame) -> list[dict]:
     """A table's rows for JSON at full precision (Python floats), with null for NaN (JSON has no NaN)."""
+    import pandas as pd
+
     return [{key: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
              for key, value in row.items()} for row in table.to_dict(orient="records")]
 
@@ -204,6 +211,8 @@ def _records(table: pd.DataFrame) -> list[dict]:
 def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -> str:
     """A reader's summary of one pair: correlations with intervals, segment-level agreement, the
     metric among the built-in ones (WMT-style ranks) and its significant wins and losses."""
+    import pandas as pd
+
     f = lambda value: "n/a" if pd.isna(value) else f"{value:.{width}f}"  # noqa: E731
     tables = evaluation.tables
     if "system_level" not in tables:  # an evaluator-kind pair: items of two hypotheses, no systems
@@ -250,6 +259,8 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
 
 def cmd_export_scores(args) -> int:
     """A finished study's metric scores of an mt-metrics-eval pair, in its layout."""
+    import pandas as pd
+
     from mtmeta.config import metric_spec, metrics_of
     from mtmeta.io import read_json, read_tsv
     from mtmeta.metaeval.export import export_metric
@@ -296,20 +307,6 @@ def cmd_check_config(args) -> int:
     print(f"{shown}: valid; {len(config['sources'])} sources, {len(config['datasets'])} datasets, "
           f"metrics {config['metrics']}")
     return 0
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
-    return value
-
-
-def _seed(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a seed (an integer, 0 or more)")
-    return value
 
 
 def _probability(text: str) -> float:
@@ -391,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
     p.add_argument("--draws", type=config_int("bootstrap", "draws"),
                    help="bootstrap draws, as config's bootstrap.draws allows (default: its value)")
-    p.add_argument("--seed", type=_seed, help="bootstrap seed, 0 or more (default: config's bootstrap.seed)")
+    p.add_argument("--seed", type=_seed, help=f"bootstrap seed, 0 to {MAX_SEED} (default: config's bootstrap.seed)")
     p.add_argument("--confidence", type=_probability, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
                    help="text: a summary per pair; tsv: the system-level correlations; json: every table")
@@ -485,9 +482,11 @@ def _silence_stdout() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command. Every failure ends in one line on standard error, ``mtmeta COMMAND: error:
-    ...`` naming the file, line or option and what was expected, and status 2 (141 for a reader that
-    closed the pipe); ``-v`` shows the traceback instead."""
+    """Run one command. A failure ends in one line on standard error: ``mtmeta COMMAND: error: ...``
+    naming the file, line or option and what was expected, status 2, for a problem with the input,
+    the options or a file (an MtmetaError, a ValueError of a reader, an operating-system error); for
+    any other exception, a bug, ``mtmeta COMMAND: internal error while STAGE FILE: ...``, status 1.
+    ``-v`` prints the traceback before that line. A reader that closed the pipe: 141, quietly."""
     from mtmeta.logsetup import configure
 
     args = build_parser().parse_args(argv)
@@ -499,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
     stdout = sys.stdout
     sys.stdout = _CheckedStdout(stdout)
     try:
-        status = args.handler(args)
+        with stage(*_command_stage(args)):  # what an internal error names, unless a finer stage does
+            status = args.handler(args)
         sys.stdout.flush()  # here, not at exit: a full disk or closed pipe on stdout is reported as any error
         return status
     except BrokenPipeError:
@@ -509,9 +509,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"mtmeta {args.command}: interrupted", file=sys.stderr)
         return 130
-    except (MtmetaError, KeyError, TypeError, ValueError, OSError) as exc:
+    except (MtmetaError, ValueError, OSError) as exc:  # the user's input, options or files
         if args.verbose:
-            raise
+            traceback.print_exc()
         if isinstance(exc, OSError) and not isinstance(exc, MtmetaError):
             message = _os_error_message(exc)
         else:
@@ -519,9 +519,50 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, OutputError) and exc.path == "standard output":
             _silence_stdout()
         print(f"mtmeta {args.command}: error: {message}", file=sys.stderr)
-        return 2
+        return USER_ERROR
+    except Exception as exc:  # noqa: BLE001 -- the boundary: nothing above expected it, so it is a bug
+        if args.verbose:
+            traceback.print_exc()
+        print(_internal_error_message(args.command, exc, args.verbose), file=sys.stderr)
+        return INTERNAL_ERROR
     finally:
         sys.stdout = stdout
+
+
+def _command_stage(args) -> tuple[str, str | None]:
+    """What a command works on, as an internal error names it: (what it does, the file or folder)."""
+    config = getattr(args, "config", None) or "config/config.yaml"
+    stages = {
+        "sources": lambda: ("listing the sources of", config),
+        "fetch": lambda: (f"fetching {' '.join(args.source)} into", args.resources),
+        "prepare": lambda: (f"preparing {args.dataset} {args.lp} from", args.resources),
+        "metrics": lambda: ("listing the metrics of", config),
+        "human-scores": lambda: ("computing human scores from", args.comparisons),
+        "correlate": lambda: ("correlating", f"{args.metric_scores} with {args.human_scores}"),
+        "evaluate": lambda: ("evaluating", args.segment or args.system),
+        "export-scores": lambda: (f"exporting the scores of {args.dataset} {args.lp} from", args.results),
+        "check-config": lambda: ("checking", " + ".join(args.file) if args.file else config),
+    }
+    return stages[args.command]() if args.command in stages else (f"running {args.command}", None)
+
+
+USER_ERROR = 2  # the input, an option or a file: the message says what to change
+INTERNAL_ERROR = 1  # a bug in mtmeta (Python's own status for an uncaught exception)
+_MESSAGE_CHARS = 300  # an exception's text can echo a whole input; the line shows its start
+
+
+def _internal_error_message(command: str, exc: Exception, verbose: bool) -> str:
+    """One line for an exception nobody expected: the command, what it was doing and on which file
+    (:func:`mtmeta.errors.stage`), the exception's type and the first line of its text."""
+    where = stage_of(exc)
+    doing = f" while {where[0]}" + (f" {where[1]}" if where[1] else "") if where else ""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if len(text) > _MESSAGE_CHARS:
+        text = text[:_MESSAGE_CHARS] + f"... ({len(text):,} characters)"
+    detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    advice = "the traceback is above" if verbose else "rerun with -v for the traceback"
+    return (f"mtmeta {command}: internal error{doing}: {detail}; this is a bug in mtmeta, not a problem with the "
+            f"input: {advice}, and please report it")
 
 
 def _os_error_message(exc: OSError) -> str:

@@ -14,10 +14,10 @@ def config_int(*keys: str):
     def parse(text: str) -> int:
         from mtmeta.config import schema_range
 
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer; expected {_bounds(keys)}") from None
+        # ASCII digits only, as every reader's number parser: int() would also take '1_000' and '١٢'
+        if not (text.isascii() and text.removeprefix("-").isdigit()):
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer; expected {_bounds(keys)}")
+        value = int(text)
         low, high = schema_range(*keys)
         if (low is not None and value < low) or (high is not None and value > high):
             raise argparse.ArgumentTypeError(f"{text!r} is out of range; expected {_bounds(keys)}")

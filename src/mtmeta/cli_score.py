@@ -20,20 +20,28 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
+from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mtmeta import cli_score_output as output
-from mtmeta.errors import ConfigError, InputError, MtmetaError
+from mtmeta.errors import ConfigError, InputError, MtmetaError, stage
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 log = logging.getLogger("mtmeta")
 
 STDIN = "-"
 FORMATS = ("json", "text", "latex", "tsv")
-MAX_SEED = 2**32 - 1  # numpy's seed range
+MAX_SEED = 2**32 - 1  # numpy's seed range (the config schema's $defs/seed)
+# The largest count an option takes (draws, resamples, trials): the config schema's largest bootstrap.draws.
+# Memory and time grow with it (a resampling holds draws x systems scores); a larger one is a typo.
+MAX_COUNT = 1_000_000
 
 # sacrebleu's metric options: (flags, registry names they apply to, parameter, argparse keywords).
 # As in sacrebleu, each one sets one metric's parameter (-lc lowercases BLEU, not chrF); --set sets any.
@@ -67,23 +75,31 @@ def _dest(flags: tuple[str, ...]) -> str:
     return "metric_option_" + flags[-1].lstrip("-").replace("-", "_")
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() would also read "1_000" and Arabic-Indic digits
+
+
+def _integer(text: str) -> int | None:
+    return int(text) if _INTEGER.fullmatch(text.strip()) else None
+
+
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_SEED:
+    """A seed on the command line (every command's): an integer from 0 to MAX_SEED."""
+    value = _integer(text)
+    if value is None or not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed; expected an integer from 0 to {MAX_SEED}")
     return value
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    """A count on the command line (every command's: draws, resamples, trials, references): an
+    integer from 1 to MAX_COUNT."""
+    value = _integer(text)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer; expected an integer from 1 to "
+                                         f"{MAX_COUNT}")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than {MAX_COUNT}, the largest count accepted; expected "
+                                         f"an integer from 1 to {MAX_COUNT}")
     return value
 
 
@@ -188,6 +204,11 @@ def _shown(path: str) -> str:
 def read_segments(path: str, role: str) -> list[str]:
     """A file's lines (UTF-8, gzip read transparently), or standard input's for ``-``; a directory,
     a missing or an empty file is an error naming it."""
+    with stage(f"reading {role}", _shown(path)):
+        return _read_segments(path, role)
+
+
+def _read_segments(path: str, role: str) -> list[str]:
     from mtmeta.data.textio import decode_utf8, read_lines, split_lines
 
     if path == STDIN:
@@ -353,6 +374,8 @@ def echo(args, config: dict) -> int:
 def _parse_settings(pairs: list[str]) -> dict:
     """--set KEY=VALUE pairs, each value read as YAML (numbers, lists, strings), booleans written
     true or false only: YAML 1.1's yes/no/on/off stay strings, which a boolean parameter refuses."""
+    if not pairs:
+        return {}
     import yaml
 
     settings = {}
@@ -361,7 +384,7 @@ def _parse_settings(pairs: list[str]) -> dict:
         if not sep or not key.strip():
             raise ConfigError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set tokenize=intl")
         try:
-            settings[key.strip()] = yaml.load(text, Loader=_SettingLoader)  # noqa: S506 (a SafeLoader)
+            settings[key.strip()] = yaml.load(text, Loader=_setting_loader())  # noqa: S506 (a SafeLoader)
         except yaml.YAMLError as exc:
             problem = str(exc).splitlines()[0]
             raise ConfigError(f"--set {pair!r}: the value {text!r} is not valid YAML ({problem}); expected a number, "
@@ -369,9 +392,8 @@ def _parse_settings(pairs: list[str]) -> dict:
     return settings
 
 
+@cache
 def _setting_loader():
-    import re
-
     import yaml
 
     class Loader(yaml.SafeLoader):
@@ -384,8 +406,6 @@ def _setting_loader():
                                  list("tTfF"))
     return Loader
 
-
-_SettingLoader = _setting_loader()
 
 
 def _option_params(args, registry_name: str) -> dict:
@@ -433,21 +453,35 @@ def build_metrics(args, resolved: list[tuple[str, str, dict]], config: dict | No
     lang = args.lang or (args.langpair.split("-")[-1] if args.langpair else None)
     # a test set's text as the workflow scores it (whitespace tokens where config says it is tokenised)
     tokenized = bool(args.test_set and config and config["datasets"][args.test_set].get("tokenized", False))
-    return [(metric_id, metrics.get_for_dataset(name, lang, params, tokenized=tokenized, resources=args.resources))
-            for metric_id, name, params in resolved]
+    built = []
+    for metric_id, name, params in resolved:
+        with stage(f"building {metric_id}"):
+            built.append((metric_id, metrics.get_for_dataset(name, lang, params, tokenized=tokenized,
+                                                             resources=args.resources)))
+    return built
 
 
 # ------------------------------------------------------------------ the command
 def cmd_score(args) -> int:
-    from mtmeta.config import DEFAULT_CONFIG, load_config
+    from mtmeta.metrics.kernels import preferring_plain
+
+    with preferring_plain():  # one command, a file or a few: the compiled kernels would not repay their load
+        return _score(args)
+
+
+def _score(args) -> int:
+    from mtmeta.metrics import STUDY_CONFIG  # mtmeta.config.DEFAULT_CONFIG, without loading the schema
 
     request = read_request(args)
     # Ids resolve through the config's metric_settings (its definition first, as in the workflow). A
     # --config file is validated whole (a missing one is an error); the study's own file is read for
     # its ids only (check-config and CI validate it), unless -t needs its datasets.
-    config_file = args.config or (str(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file() else None)
-    wanted = config_file and (args.config or args.test_set or args.echo)
-    config = load_config(config_file, checksums=False) if wanted else None
+    config_file = args.config or (str(STUDY_CONFIG) if STUDY_CONFIG.is_file() else None)
+    config = None
+    if config_file and (args.config or args.test_set or args.echo):
+        from mtmeta.config import load_config
+
+        config = load_config(config_file, checksums=False)
     if (args.test_set or args.echo) and config is None:
         raise ConfigError("-t and --echo read the study's datasets: give --config FILE")
     if args.echo:
@@ -471,9 +505,9 @@ def cmd_score(args) -> int:
                           "sacrebleu's -sl)")
     built = build_metrics(args, resolved, config)
     if request.segment_level:
-        return _segment_level(args, request, built, systems[0][1], refs)
+        return _segment_level(args, request, built, systems[0], refs)
     if not request.test and not args.confidence and len(systems) == 1:
-        return _single_system(args, request, built, systems[0][1], refs)
+        return _single_system(args, request, built, systems[0], refs)
     return _several_systems(args, request, built, systems, refs)
 
 
@@ -511,13 +545,15 @@ def _ordered(request: Request, built: list) -> list:
     return built
 
 
-def _segment_level(args, request: Request, built, hyps, refs) -> int:
+def _segment_level(args, request: Request, built, system, refs) -> int:
     from mtmeta.metrics.base import short_signature
 
+    name, hyps = system
     columns, signatures, lines = {}, [], []
     for metric_id, metric in built:
-        stats = metric.stats(hyps, refs)
-        scores = metric.segment_scores(stats)
+        with stage(f"scoring {metric_id} of", _shown(name)):
+            stats = metric.stats(hyps, refs)
+            scores = metric.segment_scores(stats)
         columns[metric_id] = scores.tolist()
         signature = metric.segment_signature()
         signatures.append(short_signature(signature, metric.signature_abbreviations()) if args.short else signature)
@@ -534,11 +570,13 @@ def _segment_level(args, request: Request, built, hyps, refs) -> int:
     return 0
 
 
-def _single_system(args, request: Request, built, hyps, refs) -> int:
+def _single_system(args, request: Request, built, system, refs) -> int:
+    name, hyps = system
     results = []
     for metric_id, metric in _ordered(request, built):
-        stats = metric.stats(hyps, refs)
-        score = metric.corpus_result(stats)
+        with stage(f"scoring {metric_id} of", _shown(name)):
+            stats = metric.stats(hyps, refs)
+            score = metric.corpus_result(stats)
         results.append(_result(_shown(STDIN), metric_id, metric, stats, score.score, details=score.details))
     if request.sacrebleu_form:
         print(output.single_system(results, request.fmt, request.width, args.short, args.score_only))
@@ -550,6 +588,8 @@ def _single_system(args, request: Request, built, hyps, refs) -> int:
 def _several_systems(args, request: Request, built, systems, refs) -> int:
     """Several systems, or intervals, or a paired test (sacrebleu's definitions): the first system is
     the baseline of a paired test."""
+    import pandas as pd
+
     from mtmeta.metaeval.paired import compare_systems
 
     test = request.test
@@ -559,8 +599,12 @@ def _several_systems(args, request: Request, built, systems, refs) -> int:
     extra += [f"{test}:{n_samples}"] if test else []
     results, tables = [], []
     for metric_id, metric in _ordered(request, built):
-        stats = {name: metric.stats(hyps, refs) for name, hyps in systems}
-        table = compare_systems(metric, stats, test, n_samples, confidence_n, args.seed)
+        stats = {}
+        for name, hyps in systems:
+            with stage(f"scoring {metric_id} of", _shown(name)):
+                stats[name] = metric.stats(hyps, refs)
+        with stage(f"comparing the systems by {metric_id}:", ", ".join(_shown(name) for name, _ in systems)):
+            table = compare_systems(metric, stats, test, n_samples, confidence_n, args.seed)
         signature = "|".join([metric.signature(), *extra, f"seed:{args.seed}"]) if extra else metric.signature()
         for row in table.itertuples():
             results.append(_result(row.system, metric_id, metric, stats[row.system], row.score, signature=signature,
@@ -601,10 +645,12 @@ def _row_names(names: list[str], test: str | None, stdin_columns: bool) -> list[
 def _columns(results: list[output.Result]) -> list[tuple[str, str]]:
     """(metric id, column title): sacrebleu's score name, or the id where two metrics share a name."""
     labels = {r.metric: r.label for r in results}
-    count = pd.Series(list(labels.values())).value_counts()
+    count = Counter(labels.values())
     return [(metric_id, label if count[label] == 1 else metric_id) for metric_id, label in labels.items()]
 
 
 def _tsv(tables: list[pd.DataFrame], width: int) -> str:
+    import pandas as pd
+
     table = pd.concat(tables, ignore_index=True)
     return table.to_csv(sep="\t", index=False, float_format=f"%.{width}f", na_rep="").rstrip("\n")

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -198,6 +200,8 @@ def mtmeta_corpus(results: list[Result], fmt: str, width: int, short: bool, scor
         return "\n".join(["metric\tscore\tsignature", *(f"{r.metric}\t{r.score:.{width}f}\t{signature(r)}"
                                                           for r in results)])
     if fmt == "latex":
+        import pandas as pd
+
         return _latex(pd.DataFrame([{"metric": r.metric, "score": r.score, "signature": signature(r)}
                                     for r in results]), width)
     return "\n".join(f"{r.score:.{width}f}\t{signature(r)}" for r in results)
@@ -211,6 +215,8 @@ def mtmeta_segments(columns: dict[str, list[float]], signatures: list[str], fmt:
                 for (metric_id, scores), signature in zip(columns.items(), signatures, strict=True)]
         return json.dumps(rows if len(rows) > 1 else rows[0], indent=1), ""
     if fmt == "latex":
+        import pandas as pd
+
         return _latex(pd.DataFrame(columns), width), "\n".join(signatures)
     lines = ["\t".join(columns)] if fmt == "tsv" or len(columns) > 1 else []
     lines += ["\t".join(f"{value:.{width}f}" for value in values) for values in zip(*columns.values(), strict=True)]
@@ -233,6 +239,8 @@ def mtmeta_systems(table: pd.DataFrame, fmt: str, width: int, test: str | None, 
 
 def _system_table_text(table: pd.DataFrame, width: int, test: str | None) -> str:
     """Systems down, metrics across: score, (mean +- half-width), p-value with * at p < 0.05."""
+    import pandas as pd
+
     def cell(row) -> str:
         text = f"{row.score:.{width}f}"
         if not pd.isna(row.mean):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -109,3 +110,24 @@ class OutputError(MtmetaError):
         self.path = str(path)
         self.reason = reason
         super().__init__(f"{self.path}: cannot write: {reason}; expected {expected}")
+
+
+@contextmanager
+def stage(what: str, path: str | Path | None = None):
+    """Name what is being done, and the file it is done to, for an error nobody expected: an
+    exception that leaves this block (and has no stage yet: the innermost one wins) carries
+    ``mtmeta_stage = (what, path)``, which the command line's internal-error boundary prints."""
+    try:
+        yield
+    except Exception as exc:
+        if getattr(exc, "mtmeta_stage", None) is None:
+            try:
+                exc.mtmeta_stage = (what, None if path is None else str(path))
+            except AttributeError:  # an exception type without a __dict__
+                pass
+        raise
+
+
+def stage_of(exc: BaseException) -> tuple[str, str | None] | None:
+    """The (what, file) an exception was raised in (:func:`stage`), or None."""
+    return getattr(exc, "mtmeta_stage", None)

@@ -214,3 +214,106 @@ def test_human_scores_excludes_self_comparisons(tmp_path, capsys):
     a = dict(zip(header, rows["A"], strict=True))
     assert (int(a["wins"]), int(a["losses"]), float(a["gt_others"])) == (2, 0, 1.0)  # A vs A is not a win and a loss
     assert "excluded 1 comparison(s) of a system with itself: A (1)" in err
+
+
+HEAVY = ("pandas", "numba", "matplotlib", "scipy")
+
+
+def _modules_after(code: str) -> set[str]:
+    """The top-level packages a fresh interpreter has imported after running ``code``."""
+    probe = f"import sys\n{code}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "--help"]])
+def test_help_imports_no_heavy_package(argv):
+    """The command line starts without pandas, numba, matplotlib or scipy: each command imports
+    what it uses when it runs."""
+    code = f"from mtmeta.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass"
+    assert _modules_after(code) & set(HEAVY) == set()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["evaluate", "--segment", "x.tsv", "--draws", "1000000000"],
+     "argument --draws: '1000000000' is more than 1000000, the largest count accepted; expected an integer from 1 "
+     "to 1000000"),
+    (["evaluate", "--segment", "x.tsv", "--draws", "0"],
+     "argument --draws: '0' is not a positive integer; expected an integer from 1 to 1000000"),
+    (["evaluate", "--segment", "x.tsv", "--seed", "4294967296"],
+     "argument --seed: '4294967296' is not a seed; expected an integer from 0 to 4294967295"),
+    (["evaluate", "--segment", "x.tsv", "--seed", "1_000"],
+     "argument --seed: '1_000' is not a seed; expected an integer from 0 to 4294967295"),
+    (["score", "r.txt", "-i", "h.txt", "--seed", "١٢"],
+     "argument --seed: '١٢' is not a seed; expected an integer from 0 to 4294967295"),
+    (["score", "r.txt", "-i", "h.txt", "-ci", "-cin", "2000000"],
+     "argument -cin/--confidence-n: '2000000' is more than 1000000, the largest count accepted"),
+    (["score", "r.txt", "-i", "h.txt", "-par", "-parn", "10000000"],
+     "argument -parn/--paired-ar-n: '10000000' is more than 1000000, the largest count accepted"),
+])
+def test_counts_and_seeds_have_one_rule_with_an_upper_bound(capsys, argv, message):
+    """Every command reads a seed and a count by the same rule: ASCII digits, within bounds (a
+    billion bootstrap draws would allocate tens of GiB before anything is printed)."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_seed_and_count_are_defined_once():
+    import mtmeta.cli
+    import mtmeta.cli_score
+
+    assert mtmeta.cli._seed is mtmeta.cli_score._seed
+    assert mtmeta.cli._positive_int is mtmeta.cli_score._positive_int
+    assert [mtmeta.cli._seed("0"), mtmeta.cli._seed(" 4294967295 "), mtmeta.cli._positive_int("1000000")] == [
+        0, 4294967295, 1000000]
+
+
+def test_an_unexpected_exception_is_one_line_naming_the_stage_and_file(tmp_path, capsys, monkeypatch):
+    """A bug (here a KeyError in BLEU's counting) is not the user's error: one line naming the
+    command, what it was doing and on which file, status 1 (a user error is 2); -v adds the traceback."""
+    from mtmeta.metrics.bleu import BLEU
+
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("a b c\n")
+    ref.write_text("a b d\n")
+
+    def broken(self, hypotheses, references):
+        raise KeyError("metric_1")
+
+    monkeypatch.setattr(BLEU, "stats", broken)
+    argv = ["score", "bleu", "--ref", str(ref), "--hyp", str(hyp)]
+    assert main(argv) == 1
+    assert capsys.readouterr().err == (
+        f"mtmeta score: internal error while scoring bleu of {hyp}: KeyError: 'metric_1'; this is a bug in mtmeta, "
+        "not a problem with the input: rerun with -v for the traceback, and please report it\n")
+    assert main(["-v", *argv]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):") and 'raise KeyError("metric_1")' in err
+    assert err.splitlines()[-1].endswith("KeyError: 'metric_1'; this is a bug in mtmeta, not a problem with the "
+                                         "input: the traceback is above, and please report it")
+    assert main(["-v", "score", "bleu", "--ref", str(tmp_path / "absent.txt"), "--hyp", str(hyp)]) == 2  # the user's
+    assert capsys.readouterr().err.splitlines()[-1].startswith(f"mtmeta score: error: {tmp_path}/absent.txt")
+
+
+def test_an_internal_error_of_another_command_names_its_file_and_cuts_a_long_text(tmp_path, capsys, monkeypatch):
+    import mtmeta.evaluate
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("x" * 5000 + "\nsecond line")
+
+    monkeypatch.setattr(mtmeta.evaluate, "evaluate", broken)
+    assert main(["evaluate", "--segment", "mine.seg.tsv", "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == (
+        f"mtmeta evaluate: internal error while evaluating mine.seg.tsv: RuntimeError: {'x' * 300}... (5,000 "
+        "characters); this is a bug in mtmeta, not a problem with the input: rerun with -v for the traceback, and "
+        "please report it\n")
+
+
+def test_scoring_a_small_file_loads_neither_numba_nor_pandas(tmp_path):
+    """A few lines are scored by the plain equivalents of the compiled kernels (the same numbers,
+    tests/unit/metrics/test_kernels.py): loading numba would cost more than the scoring."""
+    (tmp_path / "hyp.txt").write_text("The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n")
+    (tmp_path / "ref.txt").write_text("The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n")
+    argv = ["score", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-m", "bleu", "chrf", "ter", "-b"]
+    assert _modules_after(f"from mtmeta.cli import main\nassert main({argv!r}) == 0") & set(HEAVY) == set()

@@ -312,4 +312,4 @@ def test_a_negative_evaluate_seed_names_the_option(capsys):
     with pytest.raises(SystemExit) as info:
         main(["evaluate", "--segment", "x.tsv", "--seed", "-1"])
     assert info.value.code == 2
-    assert "argument --seed: -1 is not a seed (an integer, 0 or more)" in capsys.readouterr().err
+    assert "argument --seed: '-1' is not a seed; expected an integer from 0 to 4294967295" in capsys.readouterr().err

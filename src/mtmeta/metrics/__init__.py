@@ -89,7 +89,8 @@ def _read_metric_settings(path: Path) -> dict:
     if not path.is_file():
         raise ConfigError(f"config file {path} not found" if not path.exists() else f"config file {path} is not a file")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # libyaml's parser where it is installed (the same values, ten times faster than the Python one)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(data, dict):

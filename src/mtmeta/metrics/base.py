@@ -51,10 +51,8 @@ def text_pairs(name: str, hypotheses: Sequence[str], segments: Iterable[Sequence
     hypothesis-reference pair (one per present reference of each segment's tuple, in order) the numbers
     of its two texts and its segment. A segment without any reference is an error.
 
-    Texts are numbered in order of first sight along hypothesis 1, its references, hypothesis 2, ...;
-    the numbering is one ``pandas.factorize`` of that sequence instead of a dictionary step per text."""
-    import pandas as pd
-
+    Texts are numbered in order of first sight along hypothesis 1, its references, hypothesis 2, ...
+    (as ``pandas.factorize`` numbers them), by dictionary lookups that run in C."""
     segments = [tuple(refs) for refs in segments]
     if len(segments) != len(hypotheses):
         raise ValueError(f"{name}: {len(hypotheses)} hypotheses but {len(segments)} reference segments")
@@ -65,13 +63,15 @@ def text_pairs(name: str, hypotheses: Sequence[str], segments: Iterable[Sequence
                 if text is not None]
     if prepare is not None:
         sequence = prepare.many(sequence) if isinstance(prepare, Memo) else [prepare(text) for text in sequence]
-    codes, texts = pd.factorize(np.asarray(sequence, dtype=object), sort=False)
+    number = {text: k for k, text in enumerate(dict.fromkeys(sequence))}
+    codes = np.fromiter(map(number.__getitem__, sequence), dtype=np.int64, count=len(sequence))
+    texts = list(number)
     counts = np.asarray(present, dtype=np.int64)
     is_hyp = np.zeros(len(codes), dtype=bool)
     is_hyp[np.cumsum(counts + 1) - counts - 1] = True  # each segment's group starts with its hypothesis
     codes = codes.astype(np.int64)
     owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    return texts.tolist(), codes[is_hyp][owner], codes[~is_hyp], owner
+    return texts, codes[is_hyp][owner], codes[~is_hyp], owner
 
 
 class Memo:

@@ -25,7 +25,7 @@ import sacrebleu.metrics.bleu as sacrebleu_bleu
 
 from mtmeta.data.tokenize import check_available, shared
 from mtmeta.errors import ConfigError
-from mtmeta.metrics import ngrams
+from mtmeta.metrics import kernels, ngrams
 from mtmeta.metrics.base import Memo
 from mtmeta.metrics.params import MAX_NGRAM_ORDER, Range, Rule, check_rules
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
@@ -141,6 +141,8 @@ class BLEU(SacrebleuMetric):
     # Scores from statistics: sacrebleu's compute_bleu, compiled (the same bits; see score_kernel).
     def _scores(self, rows: np.ndarray, metric: sacrebleu.BLEU) -> np.ndarray:
         rows = np.ascontiguousarray(rows, dtype=np.float64).reshape(-1, len(self.stat_names))
+        if not kernels.compiled(len(rows), kernels.PLAIN_ROWS):  # sacrebleu's own function: the same bits
+            return np.array([metric._compute_score_from_stats(row).score for row in rows.tolist()], dtype=float)
         return bleu_rows(rows, metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
                          metric.effective_order)
 

@@ -18,7 +18,7 @@ import numpy as np
 import sacrebleu
 
 from mtmeta.errors import ConfigError
-from mtmeta.metrics import ngrams
+from mtmeta.metrics import kernels, ngrams
 from mtmeta.metrics.base import Memo
 from mtmeta.metrics.params import MAX_NGRAM_ORDER, Range, Rule, check_rules
 from mtmeta.metrics.sacrebleu_adapter import SacrebleuMetric
@@ -136,10 +136,12 @@ class CHRF(SacrebleuMetric):
 
     # Scores from statistics: sacrebleu's _compute_f_score, compiled (the same bits; see score_kernel).
     def _scores(self, rows: np.ndarray) -> np.ndarray:
-        from mtmeta.metrics.score_kernel import chrf_scores
-
         metric = self._metric
         rows = np.ascontiguousarray(rows, dtype=np.float64).reshape(-1, len(self.stat_names))
+        if not kernels.compiled(len(rows), kernels.PLAIN_ROWS):  # sacrebleu's own function: the same bits
+            return np.array([metric._compute_f_score(row) for row in rows.tolist()], dtype=float)
+        from mtmeta.metrics.score_kernel import chrf_scores
+
         return chrf_scores(rows, metric.order, float(metric.beta ** 2), bool(metric.eps_smoothing))
 
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:

@@ -19,6 +19,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mtmeta.metrics import kernels
+
+# Pairs from which the compiled counting repays its load where a process prefers the plain path
+# (mtmeta.metrics.kernels): numpy's sorting counts about 300,000 pairs of sentences a second.
+PLAIN_LIMIT = 30_000
+
 
 def symbol_bits(alphabet: int, order: int) -> int | None:
     """Bits per symbol for ``alphabet`` symbols and the pad, or None if ``order`` of them exceed 63 bits."""
@@ -133,9 +139,13 @@ def matches(symbols: tuple[np.ndarray, np.ndarray, int], hyp_text: np.ndarray, r
     """``out[p, n - 1]``: the n-grams (n = 1..order) that text ``hyp_text[p]`` shares with text
     ``ref_text[p]``, clipped; ``symbols`` from ``character_symbols`` or ``packed``. None if
     the keys would not fit in 63 bits."""
+    values, offsets, alphabet = symbols
+    if not kernels.compiled(len(hyp_text), PLAIN_LIMIT):
+        counted = plain_matches(values, offsets, hyp_text, ref_text, order)
+        if counted is not None:
+            return counted
     from mtmeta.metrics.ngram_kernel import pair_matches, sorted_keys  # numba: imported when first counted
 
-    values, offsets, alphabet = symbols
     bits = symbol_bits(alphabet, order)
     if bits is None:  # numbered over more texts than these (a long-lived vocabulary): renumber
         values, alphabet = _ranks(values)
@@ -144,3 +154,64 @@ def matches(symbols: tuple[np.ndarray, np.ndarray, int], hyp_text: np.ndarray, r
         return None
     keys = sorted_keys(values, offsets, order, bits)
     return pair_matches(keys, offsets, hyp_text.astype(np.int64), ref_text.astype(np.int64), order, bits)
+
+
+def plain_matches(values: np.ndarray, offsets: np.ndarray, hyp_text: np.ndarray, ref_text: np.ndarray,
+                  order: int) -> np.ndarray | None:
+    """:func:`matches` without the compiled kernel, the same counts: every position of each pair's two
+    texts gets the kernel's key (``order`` symbols packed, the pad past a text's end); one sort by
+    (pair, key, side) brings equal n-grams of a pair together for every order at once (a shorter
+    n-gram's key is the longer one's prefix, a monotone map), and a run of equal n-grams adds
+    ``min(hypothesis count, reference count)``. None when a key does not fit in 63 bits (as the kernel),
+    or when pair, key rank and side do not (more than 2**31 positions)."""
+    values, alphabet = _ranks(values)
+    bits = symbol_bits(alphabet, order)
+    if bits is None:
+        return None
+    n_pairs, key_bits = len(hyp_text), bits * order
+    lengths = np.diff(offsets)
+    left = np.repeat(offsets[1:], lengths) - np.arange(len(values))  # symbols from each position to its text's end
+    padded = np.concatenate([values, np.zeros(order, dtype=values.dtype)])
+    keys = np.zeros(len(values), dtype=np.int64)
+    for i in range(order):
+        keys = (keys << bits) | np.where(left > i, padded[i:i + len(values)], 0)
+    pairs, sides, items = [], [], []
+    for side, texts in enumerate((np.asarray(hyp_text), np.asarray(ref_text))):
+        counts = lengths[texts]
+        pairs.append(np.repeat(np.arange(n_pairs, dtype=np.int64), counts))
+        sides.append(np.full(int(counts.sum()), side, dtype=np.int64))
+        items.append(keys[np.arange(counts.sum()) + np.repeat(offsets[texts] - (np.cumsum(counts) - counts), counts)])
+    pair, side, key = np.concatenate(pairs), np.concatenate(sides), np.concatenate(items)
+    mask = (1 << bits) - 1
+    if max(n_pairs - 1, 1).bit_length() + key_bits + 1 <= 63:  # one integer sort: (pair, key, side) in a number
+        codes = np.sort((pair << (key_bits + 1)) | (key << 1) | side)
+        side = codes & 1
+
+        def runs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            """Where each run of one pair's equal n-grams starts, whether it is an n-gram, and its pair."""
+            group = codes >> (1 + bits * (order - n))  # (pair, n-gram)
+            starts = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
+            return starts, (group[starts] & mask) != 0, group[starts] >> (bits * n)
+    else:  # the keys' ranks in their place (the same order, fewer bits), the keys themselves carried along
+        distinct, rank = np.unique(key, return_inverse=True)
+        rank_bits = max(len(distinct).bit_length(), 1)
+        if max(n_pairs - 1, 1).bit_length() + rank_bits + 1 > 63:
+            return None
+        ordered = np.argsort((pair << (rank_bits + 1)) | (rank.astype(np.int64) << 1) | side)
+        pair, side, key = pair[ordered], side[ordered], key[ordered]
+        new_pair = pair[1:] != pair[:-1]
+
+        def runs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            gram = key >> (bits * (order - n))
+            starts = np.flatnonzero(np.concatenate([[True], new_pair | (gram[1:] != gram[:-1])]))
+            return starts, (gram[starts] & mask) != 0, pair[starts]
+    in_ref = np.concatenate([[0], np.cumsum(side)])  # references among the first k items
+    out = np.zeros((n_pairs, order), dtype=np.int64)
+    for n in range(1, order + 1):
+        starts, whole, owner = runs(n)
+        ends = np.append(starts[1:], len(side))
+        refs = in_ref[ends] - in_ref[starts]
+        # a run whose n-gram ends in the pad runs past its text's end: not an n-gram
+        common = np.where(whole, np.minimum(ends - starts - refs, refs), 0)
+        out[:, n - 1] = np.bincount(owner, weights=common, minlength=n_pairs)  # float sums below 2**53: exact
+    return out

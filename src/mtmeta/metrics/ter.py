@@ -38,7 +38,7 @@ from sacrebleu.tokenizers.tokenizer_ter import _remove_punct
 
 from mtmeta.data.tokenize import context_rules, spaced, unescape_entities
 from mtmeta.errors import ConfigError
-from mtmeta.metrics import ngrams
+from mtmeta.metrics import kernels, ngrams
 from mtmeta.metrics.base import Memo, check_references
 from mtmeta.metrics.limits import check_lengths
 from mtmeta.metrics.params import Rule, check_rules
@@ -54,6 +54,9 @@ _POSSESSIVE_AT_END = re.compile(r"'s$")
 # repetitive text. The compiled kernel's distances are 32-bit (ter_kernel.INF = 2**30): sides of at
 # most 2**29 - 1 words keep a pair within ter_kernel.MAX_WORDS, every distance below INF.
 SACREBLEU_MAX_WORDS = 1000
+# Segments from which the compiled counting repays its load where a process prefers the plain path
+# (mtmeta.metrics.kernels): sacrebleu's counting takes a few milliseconds a segment of news text.
+PLAIN_SEGMENTS = 100
 COMPILED_MAX_WORDS = 2**29 - 1
 
 
@@ -152,15 +155,19 @@ class TER(SacrebleuMetric):
                       [[length(ref) for ref in stream] for stream in references], limit, limit_text, why, remedy)
 
     def stats(self, hypotheses, references) -> np.ndarray:
+        if self.backend == "compiled" and not kernels.compiled(len(hypotheses), PLAIN_SEGMENTS):
+            check_references(hypotheses, references)
+            if all(len(self._split(self.preprocess(text))) <= SACREBLEU_MAX_WORDS
+                   for text in (*hypotheses, *(ref for stream in references for ref in stream)) if text is not None):
+                # sacrebleu's own counting, the same edits (checked on real data), without loading the kernel
+                return self._sacrebleu_stats(hypotheses, references)
         if self.backend == "sacrebleu":
             self._check_lengths(hypotheses, references, SACREBLEU_MAX_WORDS,
                                 f"{SACREBLEU_MAX_WORDS:,}, the limit of backend=sacrebleu",
                                 "sacrebleu's TER keeps a whole row of the edit-distance matrix per hypothesis word, "
                                 "so its memory grows with the square of the length",
                                 "Use backend=compiled (the default: the same statistics, memory linear in the length)")
-            if self.tokenizer == "tercom":
-                return self._sacrebleu_counts_tercom_tokens(hypotheses, references)
-            return super().stats(hypotheses, references)
+            return self._sacrebleu_stats(hypotheses, references)
         from mtmeta.metrics.ter_kernel import corpus_edits
 
         texts, hyp_text, ref_text, owner = self._text_pairs(hypotheses, references)
@@ -186,6 +193,11 @@ class TER(SacrebleuMetric):
         np.minimum.at(best, owner, edits)  # several references: the fewest edits
         out[:, 0] = best
         return out
+
+    def _sacrebleu_stats(self, hypotheses, references) -> np.ndarray:
+        if self.tokenizer == "tercom":
+            return self._sacrebleu_counts_tercom_tokens(hypotheses, references)
+        return super().stats(hypotheses, references)
 
     def _sacrebleu_counts_tercom_tokens(self, hypotheses, references) -> np.ndarray:
         """sacrebleu's edit counting (``translation_edit_rate``, as its TER calls it per reference) on
