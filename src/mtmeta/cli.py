@@ -126,7 +126,7 @@ MIN_SYSTEMS = 3  # with two systems every correlation is +-1 or undefined, and i
 
 def cmd_correlate(args) -> int:
     from mtmeta.data.tables import read_system_score_file
-    from mtmeta.stats.correlation import correlations
+    from mtmeta.stats.correlation import UNDEFINED, correlations
 
     scores = read_system_score_file(args.metric_scores, "score", "metric system scores (columns system and score)")
     human = read_system_score_file(args.human_scores, args.human_score,
@@ -155,6 +155,9 @@ def cmd_correlate(args) -> int:
                               f"({float(joined[column].iloc[0]):g}); expected scores that differ (a correlation with a "
                               "constant is undefined)")
     result = correlations(joined["score"].to_numpy(), joined[args.human_score].to_numpy())
+    if result["p_method"].startswith(UNDEFINED):  # a value or a stated reason, never a printed nan
+        raise MtmetaError(f"{args.metric_scores} and {args.human_scores}: the correlation is "
+                          f"{result['p_method']}; expected finite scores that differ")
     for key, value in result.items():
         print(f"{key}\t{value}")
     return 0

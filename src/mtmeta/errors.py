@@ -62,3 +62,25 @@ class OutputError(MtmetaError):
         self.path = str(path)
         self.reason = reason
         super().__init__(f"{self.path}: cannot write: {reason}; expected a writable location with free space")
+
+
+class MissingSystemsError(MtmetaError):
+    """A metric's system scores lack systems the pair has (a truncated or stale score table): its
+    correlation would be computed over fewer systems than the others', so it is refused."""
+
+    def __init__(self, where: str, metric: str, missing, expected: int):
+        self.metric = metric
+        self.missing = sorted(missing)
+        shown = ", ".join(self.missing[:10]) + (" ..." if len(self.missing) > 10 else "")
+        super().__init__(f"{where}: the system scores of {metric} lack {len(self.missing)} of the pair's {expected} "
+                         f"judged systems ({shown}); expected a score for every judged system (a truncated or "
+                         f"stale {metric}.sys.tsv? delete it and rerun its scoring)")
+
+
+class ResourceLimitError(MtmetaError):
+    """A computation would need more memory than mtmeta allows itself; refused before allocating."""
+
+    def __init__(self, what: str, needed: int, limit: int, hint: str = ""):
+        self.needed, self.limit = needed, limit
+        super().__init__(f"{what} would need {needed / 2**30:.1f} GiB of memory; the limit is {limit / 2**30:.1f} GiB"
+                         + (f"; {hint}" if hint else ""))
