@@ -222,6 +222,8 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
             b = boot.loc[row.human_score]
             interval = (f" [{f(b['pearson_low'])}, {f(b['pearson_high'])}] {b['interval_method']} "
                         f"{b['confidence']:.0%}")
+            if f(b["pearson"]) != f(row.pearson):  # the interval is of the segment means' Pearson: shown beside it
+                interval = f" (segment means: pearson {f(b['pearson'])}{interval})"
         lines.append(f"  system level vs {row.human_score}: pearson {f(row.pearson)}{interval}  spearman "
                      f"{f(row.spearman)}  kendall {f(row.kendall)}")
     if "segment_level" in tables:
