@@ -76,11 +76,3 @@ class MissingSystemsError(MtmetaError):
                          f"judged systems ({shown}); expected a score for every judged system (a truncated or "
                          f"stale {metric}.sys.tsv? delete it and rerun its scoring)")
 
-
-class ResourceLimitError(MtmetaError):
-    """A computation would need more memory than mtmeta allows itself; refused before allocating."""
-
-    def __init__(self, what: str, needed: int, limit: int, hint: str = ""):
-        self.needed, self.limit = needed, limit
-        super().__init__(f"{what} would need {needed / 2**30:.1f} GiB of memory; the limit is {limit / 2**30:.1f} GiB"
-                         + (f"; {hint}" if hint else ""))

@@ -34,6 +34,8 @@ from functools import cache, lru_cache
 import numpy as np
 from scipy import special
 
+from mtmeta.stats.limits import check_allocation, pairs_of
+
 KENDALL_VARIANT = "tau-b"
 EXACT_SPEARMAN_MAX_N = 9
 PAIRWISE_KENDALL_MAX_N = 2000  # above it, Kendall's discordant pairs come from scipy (O(n log n))
@@ -258,6 +260,8 @@ def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Kendall tau-b of each row pair: sum of sign products over sqrt of the untied pair counts."""
+    check_allocation(f"Kendall's tau of {x.shape[0]} draws x {pairs_of(x.shape[1])} pairs of systems",
+                     x.shape[0] * pairs_of(x.shape[1]), 40)
     i, j = np.triu_indices(x.shape[1], k=1)
     sx, sy = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])
     with np.errstate(divide="ignore", invalid="ignore"):
