@@ -97,6 +97,9 @@ def _rows(summary: dict, human_score: str, level: str, statistic: str, grouping:
     beats_next = [float(ranking.p_values[i, i + 1]) if i + 1 < n else np.nan for i in range(n)]
     return pd.DataFrame({"dataset": summary["dataset"], "lp": summary["lp"], "human_score": human_score,
                          "level": level, "statistic": statistic, "grouping": grouping, "aggregation": aggregation,
-                         "rank": ranking.ranks, "metric": ranking.names, "value": ranking.values,
+                         # an undefined value is not ranked (MTME's AssignRanks would put it in a cluster)
+                         "rank": pd.array([None if np.isnan(v) else r for r, v in zip(ranking.ranks, ranking.values,
+                                                                                      strict=True)], dtype="Int64"),
+                         "metric": ranking.names, "value": ranking.values,
                          "p_beats_next": beats_next, "n_metrics": n, "n_systems": n_systems,
                          "test": ranking.method}, columns=CLUSTER_COLUMNS)

@@ -42,7 +42,8 @@ def system_level_correlations(
     joined = system_scores.merge(human, on="system", how="inner", validate="one_to_one")
     sign = 1.0 if higher_is_better else -1.0
     rows = []
-    for human_score in human_scores_of(human):
+    # No human score with a value (every one None): one row for the pair's primary score, saying so.
+    for human_score in human_scores_of(human) or [primary_human_score(human)]:
         usable = joined.dropna(subset=[human_score])
         stats = correlations(sign * usable["score"].to_numpy(), usable[human_score].to_numpy())
         rows.append(
@@ -89,4 +90,10 @@ def primary_human_score(human: pd.DataFrame, preferred: str = "gt_others") -> st
         return OFFICIAL
     if available and not any(c in human for c in SCORE_COLUMNS):
         return available[0]
+    # No score has a value (every human score None): the column still names the score, and every
+    # table says that no system is judged instead of stopping here.
+    declared = [c for c in human.columns if c not in NOT_SCORES and c != "system"]
+    for name in (preferred, OFFICIAL, *declared):
+        if name in declared:
+            return name
     raise ValueError(f"no human score {preferred!r} (have: {', '.join(available) or 'none'})")

@@ -180,7 +180,7 @@ def undefined_reason(metric, human, items: str = "systems") -> str | None:
     metric, human = np.asarray(metric, dtype=float), np.asarray(human, dtype=float)
     n = int(metric.size)
     if n < 3:
-        return f"{n} {items}; a correlation needs at least 3"
+        return f"{n} {items if n != 1 else items.removesuffix('s')}; a correlation needs at least 3"
     for vector, what in ((metric, "metric"), (human, "human")):
         if not np.isfinite(vector).all():
             bad = vector[~np.isfinite(vector)][0]
