@@ -234,7 +234,9 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
     lines.append(f"  ranks by Pearson with {ranks['human_score'].iloc[0]} ({ranks['test'].iloc[0]}):")
     for row in ranks.itertuples():
         mark = "  <- yours" if row.metric == name else ""
-        lines.append(f"    {row.rank:>2}  {row.metric:<28} {f(row.pearson)}{mark}")
+        rank = "-" if pd.isna(row.rank) else row.rank  # not ranked: the note says why
+        note = f"  ({row.note})" if isinstance(getattr(row, "note", ""), str) and row.note else ""
+        lines.append(f"    {rank:>2}  {row.metric:<28} {f(row.pearson)}{mark}{note}")
     level = float(ranks["test"].iloc[0].rsplit(":", 1)[1])
     beats = pairs[(pairs["metric_1"] == name) & (pairs["p_one_sided"] <= level)]["metric_2"].tolist()
     beaten = pairs[(pairs["metric_2"] == name) & (pairs["p_one_sided"] <= level)]["metric_1"].tolist()
@@ -245,9 +247,11 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
         for (statistic, level_name), group in tables["clusters"].groupby(["statistic", "level"], sort=False):
             mine = group[group["metric"] == name]
             if len(mine):
+                rank = mine["rank"].iloc[0]  # none where the value is undefined
+                cluster = "no cluster (undefined)" if pd.isna(rank) else f"cluster {int(rank)}"
+                clusters = int(group["rank"].max()) if group["rank"].notna().any() else 0
                 lines.append(f"  {level_name} {statistic} (mt-metrics-eval, permutation clusters): "
-                             f"{f(mine['value'].iloc[0])}, cluster {int(mine['rank'].iloc[0])} of "
-                             f"{int(group['rank'].max())} among {len(group)} metrics")
+                             f"{f(mine['value'].iloc[0])}, {cluster} of {clusters} among {len(group)} metrics")
     lines += [f"  note: {note}" for note in evaluation.notes]
     return "\n".join(lines)
 

@@ -66,3 +66,27 @@ def test_an_interval_is_printed_beside_its_own_value():
     line = next(x for x in _evaluation_text("toy", "de-en", "mine", result, 4).splitlines() if "vs gt_others" in x)
     assert (f"pearson {system['pearson']:.4f} (segment means: pearson {boot['pearson']:.4f} "
             f"[{boot['pearson_low']:.4f}, {boot['pearson_high']:.4f}] bootstrap 95%)") in line
+
+
+def test_an_unranked_metric_is_printed_with_its_reason():
+    # Before: a constant metric (Pearson undefined) was ranked 1 in evaluate's summary.
+    rng = np.random.default_rng(5)
+    quality = dict(zip(SYSTEMS, [0.9, 0.7, 0.5, 0.4, 0.1], strict=True))
+    comparisons = pd.DataFrame([{"lp": "de-en", "seg_id": seg, "sys_a": a, "sys_b": b,
+                                 "outcome": "a" if quality[a] - quality[b] + rng.normal(0, 0.3) > 0 else "b"}
+                                for seg in range(1, 13) for a in SYSTEMS for b in SYSTEMS if a < b])
+    human = system_scores(comparisons).reset_index(drop=True)
+    metric = ExternalScores("mine", True)
+    given = pd.DataFrame({"system": SYSTEMS, "score": [0.5] * 5})
+    summary = {"dataset": "toy", "lp": "de-en", "n_segments": 12, "n_judged_segments": 12, "n_tasks": 12,
+               "n_comparisons": len(comparisons), "description": "toy"}
+    other = pd.DataFrame({"system": SYSTEMS, "score": [0.8, 0.75, 0.3, 0.5, 0.2], "signature": "x"})
+    result = evaluate_pair(summary, human, comparisons, metric, system_table(metric, given, None), None,
+                           {"other": (other, True)}, draws=20, seed=3, permutations=20)
+    lines = _evaluation_text("toy", "de-en", "mine", result, 4).splitlines()
+    assert "     1  other" in "\n".join(lines)
+    mine = next(line for line in lines if "<- yours" in line)
+    assert mine == ("     -  mine                         n/a  <- yours  (not ranked: Pearson undefined: every one of "
+                    "the 5 systems has the same metric score (0.5); a correlation with a constant is undefined)")
+    assert "  system pearson (mt-metrics-eval, permutation clusters): n/a, no cluster (undefined) of 1 among 2 " \
+           "metrics" in lines
