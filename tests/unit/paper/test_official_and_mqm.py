@@ -90,3 +90,12 @@ def test_an_unranked_cluster_is_shown_without_a_rank():
     assert math.isnan(table.iloc[0]["sys_pearson_rank"])
     pooled = pd.DataFrame({"lp": ["ted/zh-en+ted/en-de"], "rank": [math.nan], "metric": ["bleu"], "value": [0.5]})
     assert "| - | bleu | 0.500 |" in mqm.protocols_markdown(table, pooled)
+
+
+def test_the_ranking_figure_draws_an_unranked_metric(tmp_path):
+    from mtmeta.paper.mqm_figures import ranking_figure
+
+    # Before: int(NaN) for the rank of a metric whose value is undefined.
+    table = pd.DataFrame({"metric": ["chrf", "bleu"], "value": [0.8, math.nan], "rank": [1, math.nan]})
+    ranking_figure([{"title": "ted zh-en", "xlabel": "Pearson", "table": table}], [tmp_path / "ranking.png"])
+    assert (tmp_path / "ranking.png").stat().st_size > 0
