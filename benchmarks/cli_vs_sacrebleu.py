@@ -282,7 +282,9 @@ def page(sections: list[tuple[str, str, list[dict]]]) -> str:
            "the fetched corpus: there is no internet), and `--echo` prints their `src`, `ref` and system "
            "outputs; several systems with `-ci` give a table where sacrebleu refuses; a hypothesis file given "
            "twice is an error (sacrebleu's exception, the baseline repeated in a paired test, is dropped with "
-           "a note, as there). The bootstrap's mean and half-width are computed in double precision from "
+           "a note, as there); two systems with the same score (identical outputs in two files, say) get "
+           "p = 1 under `--paired-bs` and `--paired-ar`, where sacrebleu gives 1/(trials + 1), its smallest p, "
+           "and marks them as differing. The bootstrap's mean and half-width are computed in double precision from "
            "exact integer sums; sacrebleu sums its resamples in float32, so the two agree to about 1e-7 "
            "(every decimal printed here). `--origlang`, `--subset`, `--list`, `--citation`, `--download`, "
            "`-d`, `-e`, `-j` and `-q` are not offered.", ""]

@@ -130,7 +130,7 @@ MIN_SYSTEMS = 3  # with two systems every correlation is +-1 or undefined, and i
 
 def cmd_correlate(args) -> int:
     from mtmeta.data.tables import read_system_score_file
-    from mtmeta.stats.correlation import correlations
+    from mtmeta.stats.correlation import UNDEFINED, correlations
 
     scores = read_system_score_file(args.metric_scores, "score", "metric system scores (columns system and score)")
     human = read_system_score_file(args.human_scores, args.human_score,
@@ -159,6 +159,9 @@ def cmd_correlate(args) -> int:
                               f"({float(joined[column].iloc[0]):g}); expected scores that differ (a correlation with a "
                               "constant is undefined)")
     result = correlations(joined["score"].to_numpy(), joined[args.human_score].to_numpy())
+    if result["p_method"].startswith(UNDEFINED):  # a value or a stated reason, never a printed nan
+        raise MtmetaError(f"{args.metric_scores} and {args.human_scores}: the correlation is "
+                          f"{result['p_method']}; expected finite scores that differ")
     for key, value in result.items():
         print(f"{key}\t{value}")
     return 0
@@ -229,6 +232,8 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
             b = boot.loc[row.human_score]
             interval = (f" [{f(b['pearson_low'])}, {f(b['pearson_high'])}] {b['interval_method']} "
                         f"{b['confidence']:.0%}")
+            if f(b["pearson"]) != f(row.pearson):  # the interval is of the segment means' Pearson: shown beside it
+                interval = f" (segment means: pearson {f(b['pearson'])}{interval})"
         lines.append(f"  system level vs {row.human_score}: pearson {f(row.pearson)}{interval}  spearman "
                      f"{f(row.spearman)}  kendall {f(row.kendall)}")
     if "segment_level" in tables:
@@ -239,7 +244,9 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
     lines.append(f"  ranks by Pearson with {ranks['human_score'].iloc[0]} ({ranks['test'].iloc[0]}):")
     for row in ranks.itertuples():
         mark = "  <- yours" if row.metric == name else ""
-        lines.append(f"    {row.rank:>2}  {row.metric:<28} {f(row.pearson)}{mark}")
+        rank = "-" if pd.isna(row.rank) else row.rank  # not ranked: the note says why
+        note = f"  ({row.note})" if isinstance(getattr(row, "note", ""), str) and row.note else ""
+        lines.append(f"    {rank:>2}  {row.metric:<28} {f(row.pearson)}{mark}{note}")
     level = float(ranks["test"].iloc[0].rsplit(":", 1)[1])
     beats = pairs[(pairs["metric_1"] == name) & (pairs["p_one_sided"] <= level)]["metric_2"].tolist()
     beaten = pairs[(pairs["metric_2"] == name) & (pairs["p_one_sided"] <= level)]["metric_1"].tolist()
@@ -250,9 +257,11 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
         for (statistic, level_name), group in tables["clusters"].groupby(["statistic", "level"], sort=False):
             mine = group[group["metric"] == name]
             if len(mine):
+                rank = mine["rank"].iloc[0]  # none where the value is undefined
+                cluster = "no cluster (undefined)" if pd.isna(rank) else f"cluster {int(rank)}"
+                clusters = int(group["rank"].max()) if group["rank"].notna().any() else 0
                 lines.append(f"  {level_name} {statistic} (mt-metrics-eval, permutation clusters): "
-                             f"{f(mine['value'].iloc[0])}, cluster {int(mine['rank'].iloc[0])} of "
-                             f"{int(group['rank'].max())} among {len(group)} metrics")
+                             f"{f(mine['value'].iloc[0])}, {cluster} of {clusters} among {len(group)} metrics")
     lines += [f"  note: {note}" for note in evaluation.notes]
     return "\n".join(lines)
 

@@ -131,3 +131,17 @@ def stage(what: str, path: str | Path | None = None):
 def stage_of(exc: BaseException) -> tuple[str, str | None] | None:
     """The (what, file) an exception was raised in (:func:`stage`), or None."""
     return getattr(exc, "mtmeta_stage", None)
+
+
+class MissingSystemsError(MtmetaError):
+    """A metric's system scores lack systems the pair has (a truncated or stale score table): its
+    correlation would be computed over fewer systems than the others', so it is refused."""
+
+    def __init__(self, where: str, metric: str, missing, expected: int):
+        self.metric = metric
+        self.missing = sorted(missing)
+        shown = ", ".join(self.missing[:10]) + (" ..." if len(self.missing) > 10 else "")
+        super().__init__(f"{where}: the system scores of {metric} lack {len(self.missing)} of the pair's {expected} "
+                         f"judged systems ({shown}); expected a score for every judged system (a truncated or "
+                         f"stale {metric}.sys.tsv? delete it and rerun its scoring)")
+

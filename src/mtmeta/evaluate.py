@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from mtmeta.data.external import PairData, check_against, file_digest, read_score_file
-from mtmeta.errors import MtmetaError
+from mtmeta.errors import InputError, MtmetaError
 from mtmeta.io import check_replaceable_directory, read_json, read_tsv
 from mtmeta.metaeval.external import Evaluation, evaluate_pair, segment_table, system_table
 from mtmeta.metrics.external import ExternalScores
@@ -94,7 +94,17 @@ def builtin_scores(config: dict, results: Path, dataset: str, lp: str,
             raise MtmetaError(f"{path} not found: the built-in metrics' scores come from a finished study "
                               "(run `make study`), or pass --results DIR")
         name, params = metric_spec(config, metric_id)
-        found[metric_id] = (read_tsv(path), MetricSpec(metric_id, name, params).higher_is_better)
+        table = read_tsv(path)
+        segments = results / "datasets" / dataset / lp / "segments.parquet"
+        if segments.is_file():  # a truncated score table would correlate over fewer systems than the others
+            expected = pair_data(segments).systems
+            missing = sorted(set(expected) - set(table.dropna(subset=["score"])["system"]))
+            if missing:
+                raise InputError(path, f"no score for {len(missing)} of the pair's {len(expected)} systems "
+                                 f"({', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''})",
+                                 expected=f"a score for every system of {segments}",
+                                 hint="A truncated or stale file: delete it and rerun its scoring")
+        found[metric_id] = (table, MetricSpec(metric_id, name, params).higher_is_better)
     return found
 
 

@@ -263,9 +263,11 @@ def test_the_bootstrap_without_judged_systems_says_why():
     from mtmeta.metaeval.bootstrap import bootstrap_table
 
     comparisons = pd.DataFrame({"seg_id": [1], "sys_a": ["hyp1"], "sys_b": ["hyp2"], "outcome": ["a"]})
-    with pytest.raises(ValueError, match=r"evaluator xx-en: 0 system\(s\) with a human score \(none\); a bootstrap"):
-        bootstrap_table({"dataset": "evaluator", "lp": "xx-en"}, comparisons, system_scores(comparisons.iloc[0:0]),
-                        {"m": pd.DataFrame({"system": ["hyp1"], "seg_id": [1], "score": [1.0]})}, {}, draws=10)
+    table = bootstrap_table({"dataset": "evaluator", "lp": "xx-en"}, comparisons, system_scores(comparisons.iloc[0:0]),
+                            {"m": pd.DataFrame({"system": ["hyp1"], "seg_id": [1], "score": [1.0]})}, {}, draws=10)
+    assert table["pearson"].isna().all() and (table["draws"] == 0).all()
+    assert set(table["interval_method"]) == {"undefined: evaluator xx-en has 0 system(s) with a human score (none); a "
+                                             "correlation needs at least 3"}
 
 
 def test_sources_says_which_checksum_is_missing(capsys):

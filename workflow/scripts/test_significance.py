@@ -3,7 +3,7 @@ dataset x lp."""
 
 from mtmeta.io import read_json, read_tsv, write_tsv
 from mtmeta.logsetup import configure
-from mtmeta.metaeval.significance import ranks_table, williams_table
+from mtmeta.metaeval.significance import metric_pearsons, ranks_table, williams_table
 from mtmeta.metaeval.system_level import primary_human_score
 from mtmeta.metrics.spec import MetricSpec
 
@@ -15,11 +15,13 @@ def main(snakemake):
         specs = [MetricSpec.of(entry) for entry in pair["metrics"]]
         systems = {spec.id: read_tsv(path) for spec, path in zip(specs, pair["files"], strict=True)}
         human = read_tsv(snakemake.input.human_scores[number])
+        directions = {spec.id: spec.higher_is_better for spec in specs}
         # "> others" where the pair has judgments; the official score where it has only that.
-        pairs = williams_table(summary, human, systems, {spec.id: spec.higher_is_better for spec in specs},
-                               primary_human_score(human))
+        human_score = primary_human_score(human)
+        pairs = williams_table(summary, human, systems, directions, human_score)
         write_tsv(pairs, snakemake.output.pairs[number])
-        write_tsv(ranks_table(summary, pairs, snakemake.params.level), snakemake.output.ranks[number])
+        pearsons = metric_pearsons(summary, human, systems, directions, human_score)
+        write_tsv(ranks_table(summary, pairs, snakemake.params.level, pearsons), snakemake.output.ranks[number])
 
 
 main(snakemake)  # noqa: F821

@@ -290,6 +290,13 @@ def prepare_mtme(name: str, ds: dict, lp: str, resources: Path, assembled: str |
                    "system excluded (a corpus score over fewer segments is not comparable)", where)
     segments = segments.loc[~segments["system"].isin(missing.index)].reset_index(drop=True)
     systems = sorted(segments["system"].unique())
+    if not systems:  # every table of the pair would be empty: a named error, not a crash further on
+        excluded = [f"{evalset.std_ref}: the standard reference"] if own.any() else []
+        excluded += [f"{system}: no output for {count} segment(s)" for system, count in missing.items()]
+        raise InputError(where, f"{lp}: nothing left to score: every system output is excluded "
+                         f"({'; '.join(excluded) or 'no system outputs'})",
+                         expected="at least one system with an output (not '[No translation supplied]') for every "
+                         "segment")
     humans = [s for s in evalset.human_systems if s in systems]
     names = _human_score_names(evalset, ds.get("human_score", "mqm"), lp, where)
     human_segments = pd.DataFrame({"system": segments["system"], "seg_id": segments["seg_id"]})

@@ -80,16 +80,34 @@ def _bootstrap_rows(summary: dict, comparisons: pd.DataFrame, human: pd.DataFram
                     seg_tables: dict[str, pd.DataFrame], metric_objects: dict[str, Metric], draws: int,
                     seed: int, alpha: float) -> list[dict]:
     judged = sorted(set(human.dropna(subset=["gt_others"])["system"]))
-    if len(judged) < 2:
-        raise ValueError(f"{summary['dataset']} {summary['lp']}: {len(judged)} system(s) with a human score "
-                         f"({', '.join(judged) or 'none'}); a bootstrap of system-level correlations needs systems "
-                         "with human scores (an evaluator-kind pair has items, not systems: segment level only)")
+    if len(judged) < 3:
+        return _too_few_rows(summary, judged, seg_tables, SCORE_COLUMNS, seed, alpha)
     weights = _weights(seg_tables, draws, seed)
     human_draws = score_draws(comparisons, judged, weights, _seg_ids(seg_tables))
     observed_human = human.set_index("system").loc[judged]
     return _resampled_rows(summary, seg_tables, metric_objects, judged, weights,
                            {score: (observed_human[score].to_numpy(dtype=float), human_draws[score])
                             for score in SCORE_COLUMNS}, seed, alpha)
+
+
+def _too_few_rows(summary: dict, judged: list[str], seg_tables: dict[str, pd.DataFrame], scores: list[str],
+                  seed: int, alpha: float) -> list[dict]:
+    """Fewer than three judged systems: no correlation to resample; each row says why, the pair named."""
+    reason = (f"undefined: {summary['dataset']} {summary['lp']} has {len(judged)} system(s) with a human score "
+              f"({', '.join(judged) or 'none'}); a correlation needs at least 3")
+    return [_undefined_row(summary, metric_id, score, len(judged), reason, seed, alpha)
+            for metric_id in seg_tables for score in scores]
+
+
+def _undefined_row(summary: dict, metric_id: str, score: str, n_systems: int, reason: str, seed: int,
+                   alpha: float) -> dict:
+    """A row without values: ``interval_method`` says why (the reason starts with "undefined: ")."""
+    nan = float("nan")
+    return {"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id, "human_score": score,
+            "n_systems": n_systems, "pearson": nan, "spearman": nan, "kendall": nan, "draws": 0, "pearson_low": nan,
+            "pearson_high": nan, "pearson_undefined_draws": 0, "spearman_low": nan, "spearman_high": nan,
+            "spearman_undefined_draws": 0, "kendall_low": nan, "kendall_high": nan, "kendall_undefined_draws": 0,
+            "seed": seed, "confidence": 1 - alpha, "interval_method": reason}
 
 
 def _segment_score_rows(summary: dict, human: pd.DataFrame, human_segments: pd.DataFrame, name: str,
@@ -100,6 +118,8 @@ def _segment_score_rows(summary: dict, human: pd.DataFrame, human_segments: pd.D
     the study's (the human system scores as the set gives them)."""
     observed_human = human.dropna(subset=[name]).set_index("system")[name]
     judged = sorted(observed_human.index)
+    if len(judged) < 3:
+        return _too_few_rows(summary, judged, seg_tables, [name], seed, alpha)
     weights = _weights(seg_tables, draws, seed)
     grid = human_segments.pivot(index="system", columns="seg_id", values=name).reindex(
         index=judged, columns=_seg_ids(seg_tables))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mtmeta.errors import MissingSystemsError
 from mtmeta.stats.permutation import MetricRanking, rank_metrics
 
 CLUSTER_COLUMNS = ["dataset", "lp", "human_score", "level", "statistic", "grouping", "aggregation", "rank", "metric",
@@ -51,7 +52,11 @@ def pair_clusters(pair: PairMetrics, human_score: str, k: int = 1000, seed: int 
                   level: float = 0.05) -> pd.DataFrame:
     """The pair's clusters for each protocol (see the module)."""
     judged = [s for s in pair.human.dropna(subset=[human_score])["system"]]
-    metrics = {m: scores for m, scores in pair.systems.items() if set(judged) <= set(scores.index)}
+    for metric, scores in pair.systems.items():  # a metric missing judged systems is an error, never left out
+        missing = set(judged) - set(scores.dropna().index)
+        if missing:
+            raise MissingSystemsError(f"{pair.summary['dataset']} {pair.summary['lp']}", metric, missing, len(judged))
+    metrics = pair.systems
     gold = pair.human.set_index("system").loc[judged, human_score].to_numpy(dtype=float)
     frames = []
     for statistic in ("pearson", "accuracy"):
@@ -92,6 +97,9 @@ def _rows(summary: dict, human_score: str, level: str, statistic: str, grouping:
     beats_next = [float(ranking.p_values[i, i + 1]) if i + 1 < n else np.nan for i in range(n)]
     return pd.DataFrame({"dataset": summary["dataset"], "lp": summary["lp"], "human_score": human_score,
                          "level": level, "statistic": statistic, "grouping": grouping, "aggregation": aggregation,
-                         "rank": ranking.ranks, "metric": ranking.names, "value": ranking.values,
+                         # an undefined value is not ranked (MTME's AssignRanks would put it in a cluster)
+                         "rank": pd.array([None if np.isnan(v) else r for r, v in zip(ranking.ranks, ranking.values,
+                                                                                      strict=True)], dtype="Int64"),
+                         "metric": ranking.names, "value": ranking.values,
                          "p_beats_next": beats_next, "n_metrics": n, "n_systems": n_systems,
                          "test": ranking.method}, columns=CLUSTER_COLUMNS)

@@ -11,7 +11,7 @@ import pandas as pd
 
 from mtmeta.metaeval.bootstrap import bootstrap_table
 from mtmeta.metaeval.segment_level import segment_level_agreement
-from mtmeta.metaeval.significance import correlation_rows, ranks_table, williams_table
+from mtmeta.metaeval.significance import correlation_rows, metric_pearsons, ranks_table, williams_table
 from mtmeta.metaeval.system_level import primary_human_score, system_level_correlations
 from mtmeta.metrics.external import ExternalScores
 
@@ -73,7 +73,8 @@ def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame,
         result.notes.append("no segment scores: no bootstrap intervals (they resample segments) and no "
                             "segment-level agreement")
     else:
-        boot = bootstrap_table(summary, comparisons, human, {name: segments}, {name: metric}, draws, seed, alpha)
+        boot = bootstrap_table(summary, comparisons, human, {name: segments}, {name: metric}, draws, seed, alpha,
+                               human_segments=human_segments)
         result.tables["bootstrap"] = boot
         means = system_table(metric, None, segments).set_index("system")["score"]
         given = systems.set_index("system")["score"].loc[means.index]
@@ -89,7 +90,8 @@ def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame,
     directions = {name: metric.higher_is_better, **{m: better for m, (_, better) in builtins.items()}}
     pairs = williams_table(summary, human, tables, directions, human_score)
     result.tables["williams"] = pairs[(pairs["metric_1"] == name) | (pairs["metric_2"] == name)].reset_index(drop=True)
-    result.tables["ranks"] = ranks_table(summary, pairs, level)
+    result.tables["ranks"] = ranks_table(summary, pairs, level,
+                                         metric_pearsons(summary, human, tables, directions, human_score))
     signed = {m: table.assign(score=table["score"] * (1.0 if directions[m] else -1.0)) for m, table in tables.items()}
     meng = correlation_rows(human, signed, baseline=name, human_score=human_score)
     meng.insert(0, "human_score", human_score)

@@ -90,7 +90,10 @@ def protocol_rows(metric_id: str, metric: Metric, pair: PairScores, human_scores
                         gold.loc[systems].to_numpy(), scores.loc[systems].to_numpy(), statistic,
                         is_human=np.zeros(len(systems), bool), include_human=True)
                     row.update(value=value, n_systems=used)
-                    if not with_human and statistic in INTERVAL_STATISTICS:
+                    if not with_human and statistic in INTERVAL_STATISTICS and len(systems) < 3:
+                        row.update(interval_method=f"undefined: {summary['dataset']} {summary['lp']} has "
+                                   f"{len(systems)} system(s) with {name}; a system-level interval needs at least 3")
+                    elif not with_human and statistic in INTERVAL_STATISTICS:
                         row.update(_system_interval(statistic, aggregation, systems, gold, scores, segment_gold, cache,
                                                     alpha))
                     rows.append(row)

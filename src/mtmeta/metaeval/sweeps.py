@@ -204,12 +204,24 @@ def best_settings(table: pd.DataFrame, parameters: list[str]) -> pd.DataFrame:
     """Per dataset x lp x statistic: the in-sample best setting and the cross-validated estimate.
 
     ``cv_value`` is the mean over the two halves of the value, on one half, of the setting chosen
-    on the other. Ties between settings go to the first in grid order.
+    on the other. Ties between settings go to the first in grid order. A setting whose value is
+    undefined (NaN) is never the best; where every setting's value is undefined (on the pair or on a
+    half), the row has NaN values, no setting, and ``note`` says so.
     """
     rows = []
     for (dataset, lp, statistic), group in table.groupby(["dataset", "lp", "statistic"], sort=False):
         by_split = {split: frame.reset_index(drop=True) for split, frame in group.groupby("split")}
         full = by_split["all"]
+        undefined = [split for split in ("all", "A", "B") if by_split[split]["value"].isna().all()]
+        if undefined:
+            rows.append({"dataset": dataset, "lp": lp, "statistic": statistic,
+                         **{f"best_{p}": None for p in parameters}, "best_value": math.nan,
+                         **{f"chosen_on_A_{p}": None for p in parameters}, "value_on_B": math.nan,
+                         **{f"chosen_on_B_{p}": None for p in parameters}, "value_on_A": math.nan,
+                         "cv_value": math.nan,
+                         "note": f"no best setting: every setting's {statistic} is undefined on "
+                                 + " and ".join("the whole pair" if s == "all" else f"half {s}" for s in undefined)})
+            continue
         best = full.loc[full["value"].idxmax()]
         held_out = []
         for choose, report in (("A", "B"), ("B", "A")):
@@ -221,7 +233,7 @@ def best_settings(table: pd.DataFrame, parameters: list[str]) -> pd.DataFrame:
             **{f"best_{p}": best[p] for p in parameters}, "best_value": best["value"],
             **{f"chosen_on_A_{p}": held_out[0][0][p] for p in parameters}, "value_on_B": held_out[0][1],
             **{f"chosen_on_B_{p}": held_out[1][0][p] for p in parameters}, "value_on_A": held_out[1][1],
-            "cv_value": (held_out[0][1] + held_out[1][1]) / 2,
+            "cv_value": (held_out[0][1] + held_out[1][1]) / 2, "note": "",
         })
     return pd.DataFrame(rows)
 

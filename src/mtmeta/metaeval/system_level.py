@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from mtmeta.errors import MissingSystemsError
 from mtmeta.stats.human import COLUMNS, OFFICIAL, SCORE_COLUMNS
 
 NOT_SCORES = set(COLUMNS) - set(SCORE_COLUMNS)  # the counts beside the scores computed from judgments
@@ -33,10 +34,16 @@ def system_level_correlations(
     # The human translations an mt-metrics-eval set scores as systems are not MT systems: left out here
     # (human_scores.tsv holds the MT systems), not counted as unjudged (the MTME tables add them back).
     system_scores = system_scores[~system_scores["system"].isin(summary.get("human_translations", []))]
+    scored = set(system_scores.dropna(subset=["score"])["system"])
+    judged = human.loc[human[human_scores_of(human)].notna().any(axis=1), "system"] if len(human) else []
+    missing = set(judged) - scored
+    if missing:  # a truncated or stale score table: its correlation would be over fewer systems than the others'
+        raise MissingSystemsError(f"{summary['dataset']} {summary['lp']}", metric_id, missing, len(judged))
     joined = system_scores.merge(human, on="system", how="inner", validate="one_to_one")
     sign = 1.0 if higher_is_better else -1.0
     rows = []
-    for human_score in human_scores_of(human):
+    # No human score with a value (every one None): one row for the pair's primary score, saying so.
+    for human_score in human_scores_of(human) or [primary_human_score(human)]:
         usable = joined.dropna(subset=[human_score])
         stats = correlations(sign * usable["score"].to_numpy(), usable[human_score].to_numpy())
         rows.append(
@@ -83,4 +90,10 @@ def primary_human_score(human: pd.DataFrame, preferred: str = "gt_others") -> st
         return OFFICIAL
     if available and not any(c in human for c in SCORE_COLUMNS):
         return available[0]
+    # No score has a value (every human score None): the column still names the score, and every
+    # table says that no system is judged instead of stopping here.
+    declared = [c for c in human.columns if c not in NOT_SCORES and c != "system"]
+    for name in (preferred, OFFICIAL, *declared):
+        if name in declared:
+            return name
     raise ValueError(f"no human score {preferred!r} (have: {', '.join(available) or 'none'})")

@@ -144,7 +144,9 @@ def reads_negated(panel: dict, x: str) -> bool:
     table = panel["table"]
     if len(table) < 3 or not np.isfinite(panel["pearson"]) or abs(panel["pearson"]) < 1e-9:
         return False
-    own = np.corrcoef(table[x].to_numpy(dtype=float), table["score"].to_numpy(dtype=float))[0, 1]
+    from mtmeta.stats.correlation import correlation  # the routine of every table (exact on any scale)
+
+    own = correlation(table[x].to_numpy(dtype=float), table["score"].to_numpy(dtype=float), "pearson")
     return bool(np.isclose(own, -panel["pearson"], atol=1e-9))
 
 

@@ -51,7 +51,9 @@ def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: 
                 rank = clusters[(clusters["dataset"] == dataset) & (clusters["lp"] == lp)
                                 & (clusters["metric"] == metric) & (clusters["level"] == level_)
                                 & (clusters["statistic"] == statistic_)]
-                row[f"{column}_rank"] = int(rank["rank"].iloc[0]) if len(rank) else math.nan
+                # no rank where the value is undefined (an empty cell of clusters.tsv)
+                row[f"{column}_rank"] = (int(rank["rank"].iloc[0]) if len(rank) and pd.notna(rank["rank"].iloc[0])
+                                         else math.nan)
         row["n_systems"] = int(group.loc[group["level"] == "system", "n_systems"].max())
         rows.append(row)
     return pd.DataFrame(rows)
@@ -90,7 +92,8 @@ def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None
                   "System pairs pooled over the sets (Kocmi et al. 2021), the metrics scored on all of them; "
                   "(n) = cluster (PERM-BOTH).", "", "| rank | metric | accuracy |", "|---:|---|---:|"]
         for _, row in global_accuracy.iterrows():
-            lines.append(f"| {int(row['rank'])} | {row['metric']} | {row['value']:.3f} |")
+            rank = "-" if pd.isna(row["rank"]) else int(row["rank"])  # "-": undefined, not ranked
+            lines.append(f"| {rank} | {row['metric']} | {row['value']:.3f} |")
         lines.append("")
     return "\n".join(lines)
 

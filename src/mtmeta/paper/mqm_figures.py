@@ -28,11 +28,13 @@ def ranking_figure(panels: list[dict], outputs: list[str | Path]):
     for ax, panel in zip(axes.flat, panels, strict=False):
         table = panel["table"].reset_index(drop=True)
         y = np.arange(len(table))[::-1]
-        colours = [CLUSTER_COLOURS[(int(r) - 1) % len(CLUSTER_COLOURS)] for r in table["rank"]]
+        colours = [CLUSTER_COLOURS[(int(r) - 1) % len(CLUSTER_COLOURS)] if pd.notna(r) else "0.6"
+                   for r in table["rank"]]  # grey, "(-)": an undefined value has no cluster
         if "low" in table and table["low"].notna().any():
             ax.hlines(y, table["low"], table["high"], colors=colours, linewidth=1.2)
         ax.scatter(table["value"], y, c=colours, s=22, zorder=3)
-        ax.set_yticks(y, [f"{m} ({int(r)})" for m, r in zip(table["metric"], table["rank"], strict=True)],
+        ax.set_yticks(y, [f"{m} ({int(r) if pd.notna(r) else '-'})" for m, r in zip(table["metric"], table["rank"],
+                                                                             strict=True)],
                       fontsize=MIN_FONT + 1)
         ax.set_title(panel["title"], fontsize=MIN_FONT + 2)
         ax.set_xlabel(panel["xlabel"], fontsize=MIN_FONT + 1)

@@ -119,9 +119,12 @@ def baselines_markdown(table: pd.DataFrame, comparison: pd.DataFrame | None = No
             note = (f"that year's metrics task used {official}, which the study does not compute; read these as "
                     f"correlations with {used_name}, not as the official ones")
         lps = list(dict.fromkeys(part["lp"]))
-        method = " and ".join(dict.fromkeys(part["interval_method"].map(INTERVAL_NAMES)))
+        # "undefined: ..." (too few judged systems) has no interval: said once beside the others' names
+        named = [INTERVAL_NAMES[m] for m in part["interval_method"] if m in INTERVAL_NAMES]
+        method = " and ".join(dict.fromkeys(named)) or "no"
+        undefined = "; none where a correlation is undefined" if len(named) < len(part) else ""
         out += [f"**{dataset}: system-level Pearson / Spearman with {used_name}** ({note}; "
-                f"95% {method} intervals in the TSV)", "",
+                f"95% {method} intervals in the TSV{undefined})", "",
                 "| metric | " + " | ".join(f"{lp} ({part.loc[part['lp'] == lp, 'n_systems'].iloc[0]})" for lp in lps)
                 + " |", "|---|" + "---:|" * len(lps)]
         for metric, rows in part.groupby("metric", sort=False):

@@ -10,7 +10,13 @@ Pearson r, Spearman rho and Kendall tau-b, each with a two-sided p-value:
   exact two-sided p is 2/120.
 - Kendall: scipy's ``method="auto"``: exact when there are no ties and n <= 33, else normal.
 
-Fewer than three points, or a constant vector, give NaN: a correlation is undefined there.
+Fewer than three points, a constant vector or a non-finite score give NaN: a correlation is
+undefined there, and :func:`undefined_reason` says which (every table that reports a NaN coefficient
+states it). Each vector is first scaled by a power of two so that its largest magnitude lies in
+[0.5, 1): exact (the coefficients are scale-free and a power of two changes no digit), so scores near
+1e308 do not overflow the mean and subnormal scores keep their ratios, and equal to scipy's for every
+vector scipy computes without overflow. Every table of the study (system level, bootstrap, Williams,
+Meng, ranks) and ``mtmeta correlate`` take Pearson from :func:`correlations` or :func:`correlation`.
 
 The coefficients and p-values are computed here with numpy and ``scipy.special`` in the order of
 operations of ``scipy.stats.pearsonr``, ``spearmanr`` and ``kendalltau`` (scipy 1.17), so they are
@@ -27,6 +33,8 @@ from functools import cache, lru_cache
 
 import numpy as np
 from scipy import special
+
+from mtmeta.stats.limits import check_allocation, pairs_of
 
 KENDALL_VARIANT = "tau-b"
 EXACT_SPEARMAN_MAX_N = 9
@@ -155,27 +163,60 @@ def p_value_methods(n: int, x: np.ndarray, y: np.ndarray) -> str:
     return f"pearson:t-test|spearman:{spearman}|kendall:{kendall}"
 
 
-def _paired(metric, human) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Two score vectors as float arrays, checked (1-d, equal length, no NaN), and whether their
-    correlation is defined (at least 3 items, neither vector constant)."""
+def normalised(values) -> np.ndarray:
+    """``values`` times the power of two that puts the largest finite magnitude of each row (the last
+    axis) in [0.5, 1): exact, so every correlation is unchanged; all-zero rows and non-finite values
+    are left as they are."""
+    values = np.asarray(values, dtype=float)
+    magnitude = np.where(np.isfinite(values), np.abs(values), 0.0)
+    largest = np.max(magnitude, axis=-1, keepdims=True) if values.size else np.zeros(values.shape[:-1] + (1,))
+    _, exponent = np.frexp(largest)
+    return np.ldexp(values, np.where(largest > 0, -exponent, 0))
+
+
+def undefined_reason(metric, human, items: str = "systems") -> str | None:
+    """Why the correlation of two paired vectors is undefined (fewer than three ``items``, a
+    non-finite score, a constant vector), or None when it is defined."""
+    metric, human = np.asarray(metric, dtype=float), np.asarray(human, dtype=float)
+    n = int(metric.size)
+    if n < 3:
+        return f"{n} {items if n != 1 else items.removesuffix('s')}; a correlation needs at least 3"
+    for vector, what in ((metric, "metric"), (human, "human")):
+        if not np.isfinite(vector).all():
+            bad = vector[~np.isfinite(vector)][0]
+            return f"a non-finite {what} score ({bad}) among the {n} {items}"
+    for vector, what in ((metric, "metric"), (human, "human")):
+        if np.ptp(vector) == 0:
+            return f"every one of the {n} {items} has the same {what} score ({float(vector[0]):g}); a correlation " \
+                   "with a constant is undefined"
+    return None
+
+
+def _paired(metric, human) -> tuple[np.ndarray, np.ndarray, str | None]:
+    """Two score vectors as float arrays, checked (1-d, equal length, no NaN) and scaled
+    (:func:`normalised`), and why their correlation is undefined (None if it is defined)."""
     metric = np.asarray(metric, dtype=float)
     human = np.asarray(human, dtype=float)
     if metric.shape != human.shape or metric.ndim != 1:
         raise ValueError(f"need two 1-d vectors of equal length, got shapes {metric.shape} and {human.shape}")
     if np.isnan(metric).any() or np.isnan(human).any():
         raise ValueError("NaN in the score vectors; drop unscored systems before correlating")
-    return metric, human, bool(metric.size >= 3 and np.ptp(metric) != 0 and np.ptp(human) != 0)
+    return normalised(metric), normalised(human), undefined_reason(metric, human)
+
+
+UNDEFINED = "undefined: "  # how p_method starts when the correlations are undefined; the reason follows
 
 
 def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
-    """Pearson, Spearman and Kendall (tau-b) of two paired vectors, with two-sided p-values."""
-    metric, human, defined = _paired(metric, human)
+    """Pearson, Spearman and Kendall (tau-b) of two paired vectors, with two-sided p-values; where they
+    are undefined, NaN and ``p_method`` = "undefined: <reason>" (:func:`undefined_reason`)."""
+    metric, human, reason = _paired(metric, human)
     n = int(metric.size)
     result: dict = {"n": n}
-    if not defined:
+    if reason is not None:
         for name in ("pearson", "spearman", "kendall"):
             result[name], result[f"{name}_p"] = math.nan, math.nan
-        result["p_method"] = "undefined (n < 3 or a constant vector)"
+        result["p_method"] = UNDEFINED + reason
         return result
     result["pearson"], result["pearson_p"] = pearson(metric, human)
     result["spearman"], spearman_p = spearman(metric, human)
@@ -191,8 +232,8 @@ def correlation(metric: np.ndarray, human: np.ndarray, statistic: str) -> float:
     compute = {"pearson": pearson, "spearman": spearman, "kendall": kendall}
     if statistic not in compute:
         raise ValueError(f"unknown correlation {statistic!r}; expected one of: {', '.join(compute)}")
-    metric, human, defined = _paired(metric, human)
-    if not defined:
+    metric, human, reason = _paired(metric, human)
+    if reason is not None:
         return math.nan
     return compute[statistic](metric, human)[0]
 
@@ -219,6 +260,8 @@ def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Kendall tau-b of each row pair: sum of sign products over sqrt of the untied pair counts."""
+    check_allocation(f"Kendall's tau of {x.shape[0]} draws x {pairs_of(x.shape[1])} pairs of systems",
+                     x.shape[0] * pairs_of(x.shape[1]), 40)
     i, j = np.triu_indices(x.shape[1], k=1)
     sx, sy = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -232,7 +275,7 @@ def correlation_rows(metric: np.ndarray, human: np.ndarray) -> dict[str, np.ndar
     without p-values (what a bootstrap needs, vectorised over draws; equal to :func:`correlations`
     up to rounding in the last digits). In a row with NaN, only the columns known on both sides count.
     """
-    metric, human = np.asarray(metric, dtype=float), np.asarray(human, dtype=float)
+    metric, human = normalised(metric), normalised(human)
     out = {name: np.full(len(metric), math.nan) for name in ("pearson", "spearman", "kendall")}
     partial = np.isnan(metric).any(axis=1) | np.isnan(human).any(axis=1)
     groups = [(np.flatnonzero(~partial), None)]

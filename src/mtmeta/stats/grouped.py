@@ -97,7 +97,9 @@ def layout(gold, metric, average_by: str) -> Groups:
 
 def pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Pearson r along the last axis (length >= 2; leading axes broadcast) in ``scipy.stats.pearsonr``'s
-    arithmetic: scaled norms, clipping, NaN for a constant row, exactly +-1 for two points."""
+    arithmetic: scaled norms, clipping, NaN for a constant row, exactly +-1 for two points; each row
+    first scaled by a power of two (``correlation.normalised``: exact, no overflow near 1e308)."""
+    x, y = correlation.normalised(x), correlation.normalised(y)
     constant = np.all(x == x[..., :1], axis=-1) | np.all(y == y[..., :1], axis=-1)
     centred = []
     for v in (x, y):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mtmeta.stats.limits import check_allocation
+
 SCORE_COLUMNS = ["gt_others", "ge_others", "expected_wins"]
 # A human score read, not computed: the official system-level score of a WMT year (e.g. WMT14's
 # TrueSkill). It cannot be re-aggregated from resampled segments.
@@ -85,6 +87,8 @@ def score_draws(comparisons: pd.DataFrame, systems: list[str], segment_weights: 
     seg = rows["seg_id"].map(column).to_numpy()
     outcome = rows["outcome"].to_numpy()
     n_sys, n_cmp = len(systems), len(rows)
+    check_allocation(f"the human scores of {min(chunk, len(segment_weights))} draws at once x {n_sys * n_sys} ordered "
+                     "pairs of systems", min(chunk, len(segment_weights)) * n_sys * n_sys, 40)
     idx = np.arange(n_cmp)
     a_won, b_won, tied = outcome == "a", outcome == "b", outcome == "tie"
 

@@ -9,6 +9,9 @@ the caller turns draws into scores with its metric.
   (``n // 40`` from each end).
 - The paired bootstrap uses one set of resamples for both systems; its p-value counts resamples
   whose centred absolute difference exceeds the observed one, (c + 1) / (n_samples + 1).
+- One difference from sacrebleu: two systems with the same corpus score (identical outputs, for
+  instance) get p = 1 under both tests; sacrebleu's strict count gives 1 / (n_samples + 1) there,
+  the smallest p it can give, and marks them as differing.
 - Approximate randomisation swaps each segment's two outputs with probability 1/2 in every trial
   (``rng.integers(2, size=(n_samples, n), dtype=bool)``) and counts trials whose absolute
   difference exceeds the observed one, with the same +1 correction.
@@ -53,7 +56,12 @@ def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
 
 
 def p_value(sample_statistics: np.ndarray, observed: float) -> float:
-    """(number of samples whose statistic exceeds the observed one + 1) / (samples + 1)."""
+    """(number of samples whose statistic exceeds the observed one + 1) / (samples + 1); 1 when the
+    observed difference is 0 (two systems with the same score, identical outputs among them: nothing
+    to explain by chance). sacrebleu counts strictly greater statistics there too, so it gives
+    1 / (samples + 1), "significant", for a system compared with itself."""
+    if observed == 0:
+        return 1.0
     return (int(np.sum(np.asarray(sample_statistics) > observed)) + 1) / (len(sample_statistics) + 1)
 
 

@@ -50,6 +50,7 @@ from mtmeta.stats.grouped import (
     pearson_rows,
 )
 from mtmeta.stats.kendall_counts import grouped_counts
+from mtmeta.stats.limits import check_allocation, pairs_of
 from mtmeta.stats.system_pairs import (
     pairwise_accuracy,
     pairwise_p_values,
@@ -173,6 +174,9 @@ class _Evaluator:
         agree = np.zeros(len(draws))
         pairs = 0
         for which, size in self.buckets:
+            pairs_here = len(which) * pairs_of(size)
+            check_allocation(f"pairwise accuracy of {len(draws)} draws x {pairs_here} pairs of systems",
+                             len(draws) * pairs_here, 40)
             i, j = np.triu_indices(size, k=1)
             cells = self.groups.starts[which][:, None] + np.arange(size)
             x, gold = draws[:, cells], self.groups.gold[cells]

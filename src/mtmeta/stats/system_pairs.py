@@ -25,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from mtmeta.stats.grouped import grouped_correlation
+from mtmeta.stats.limits import check_allocation, pairs_of
 
 DEFAULT_PERMUTATIONS = 1000
 DEFAULT_SEED = 4
@@ -52,6 +53,7 @@ def agreement(gold, metric) -> tuple[int, int]:
     gold, metric = _system_vectors(gold, metric)
     known = ~np.isnan(gold)
     gold, metric = gold[known], metric[known]
+    check_allocation(f"pairwise accuracy of {pairs_of(len(gold))} pairs of systems", pairs_of(len(gold)), 40)
     i, j = np.triu_indices(len(gold), k=1)
     agree = np.sign(gold[i] - gold[j]) == np.sign(metric[i] - metric[j])
     return int(agree.sum()), len(i)
@@ -91,6 +93,8 @@ def pairwise_p_values(segment_scores, permutations: int = DEFAULT_PERMUTATIONS, 
     scores = np.asarray(segment_scores).astype(np.float32)
     if scores.ndim != 2:
         raise ValueError(f"need a systems x segments matrix, got shape {scores.shape}")
+    check_allocation(f"soft pairwise accuracy's permutation test of {permutations} permutations x "
+                     f"{pairs_of(scores.shape[0])} pairs of systems", permutations * pairs_of(scores.shape[0]), 8)
     signs = permutation_signs(scores.shape[1], permutations, seed)
     totals = np.sum(scores, axis=1)
     null = np.matmul(signs, scores.T)  # permutations x systems

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtmeta.stats import correlation
+from mtmeta.stats.limits import check_allocation, pairs_of
 
 METHODS = ("systems", "segments", "both")
 STATISTICS = ("pearson", "spearman", "kendall", "accuracy")
@@ -114,7 +115,10 @@ def resampled_values(gold_draws, metric_draws, plan: ResamplingPlan, statistic: 
 def _agreement(gold_draws, metric_draws, plan: ResamplingPlan) -> tuple[np.ndarray, np.ndarray]:
     """Per draw, agreeing system pairs and pairs counted (two distinct systems with gold scores)."""
     gold, metric = _picked(gold_draws, plan), _picked(metric_draws, plan)
-    i, j = np.triu_indices(plan.systems.shape[1], k=1)
+    n_systems = plan.systems.shape[1]
+    check_allocation(f"pairwise accuracy of {gold.shape[0]} draws x {pairs_of(n_systems)} pairs of systems",
+                     gold.shape[0] * pairs_of(n_systems), 40)
+    i, j = np.triu_indices(n_systems, k=1)
     counted = (plan.systems[:, i] != plan.systems[:, j]) & ~np.isnan(gold[:, i]) & ~np.isnan(gold[:, j])
     agree = (np.sign(gold[:, i] - gold[:, j]) == np.sign(metric[:, i] - metric[:, j])) & counted
     return agree.sum(axis=1), counted.sum(axis=1)

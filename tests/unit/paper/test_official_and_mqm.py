@@ -75,3 +75,27 @@ def test_eras_and_human_translation_tables():
     assert translations.iloc[0]["human_translations"] == "refA"
     assert math.isnan(mqm.protocols_table(protocols, pd.DataFrame(columns=[
         "dataset", "lp", "metric", "level", "statistic", "rank"]), summaries).iloc[0]["seg_acc_eq"])
+
+
+def test_an_unranked_cluster_is_shown_without_a_rank():
+    # Before: int(NaN) stopped the MQM tables when a metric's value (and so its cluster) was undefined.
+    protocols = pd.DataFrame([
+        {"dataset": "ted", "lp": "zh-en", "metric": "bleu", "human_score": "mqm", "level": "system",
+         "statistic": s, "grouping": "none", "human_translations": "excluded", "aggregation": "corpus", "value": v,
+         "n_systems": 2} for s, v in [("pearson", math.nan), ("accuracy", math.nan)]])
+    clusters = pd.DataFrame({"dataset": ["ted"] * 2, "lp": ["zh-en"] * 2, "metric": ["bleu"] * 2,
+                             "level": ["system"] * 2, "statistic": ["pearson", "accuracy"], "rank": [math.nan] * 2})
+    summaries = {("ted", "zh-en"): {"human_scores": ["mqm"], "human_translations": []}}
+    table = mqm.protocols_table(protocols, clusters, summaries)
+    assert math.isnan(table.iloc[0]["sys_pearson_rank"])
+    pooled = pd.DataFrame({"lp": ["ted/zh-en+ted/en-de"], "rank": [math.nan], "metric": ["bleu"], "value": [0.5]})
+    assert "| - | bleu | 0.500 |" in mqm.protocols_markdown(table, pooled)
+
+
+def test_the_ranking_figure_draws_an_unranked_metric(tmp_path):
+    from mtmeta.paper.mqm_figures import ranking_figure
+
+    # Before: int(NaN) for the rank of a metric whose value is undefined.
+    table = pd.DataFrame({"metric": ["chrf", "bleu"], "value": [0.8, math.nan], "rank": [1, math.nan]})
+    ranking_figure([{"title": "ted zh-en", "xlabel": "Pearson", "table": table}], [tmp_path / "ranking.png"])
+    assert (tmp_path / "ranking.png").stat().st_size > 0

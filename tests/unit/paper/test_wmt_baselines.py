@@ -79,3 +79,13 @@ def test_official_scores_get_fisher_intervals_and_a_comparison_with_gt_others():
     text = baselines_markdown(table, comparison, human)
     assert "| bleu | 0.350 / 0.300 |" in text
     assert "mean +0.050, range +0.050 to +0.050 over 2 metric x pair cells" in text
+
+
+def test_a_pair_without_intervals_is_said_so():
+    # Before: an "undefined: ..." interval_method (too few judged systems) mapped to NaN and the
+    # markdown stopped on str.join.
+    system_level, bootstrap = correlations()
+    bootstrap.loc[(bootstrap["dataset"] == "wmt12") & (bootstrap["lp"] == "de-en"), "interval_method"] = (
+        "undefined: wmt12 de-en has 2 system(s) with a human score (a, b); a correlation needs at least 3")
+    text = baselines_markdown(baselines_table(system_level, bootstrap, ["ter-wmt", "bleu"], HUMAN))
+    assert "95% bootstrap intervals in the TSV; none where a correlation is undefined)" in text
