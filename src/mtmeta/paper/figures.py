@@ -9,6 +9,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+# Every text is drawn as written: labels carry names from the data (systems, metrics, signatures), and
+# a "$" in one would otherwise start matplotlib's mathtext (a ParseFatalException on an odd count).
+# Every figure module imports pyplot from here, so this one setting covers them all.
+matplotlib.rcParams["text.parse_math"] = False
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -413,17 +417,14 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     number of metrics and columns."""
     from matplotlib import colormaps
 
-    from mtmeta.paper.overview import LEVELS, left_out_note
+    from mtmeta.paper.overview import LEVELS, left_out_note, panel_title
 
     table = table.assign(column=table["dataset"] + " " + table["lp"])
     all_columns = list(dict.fromkeys(table["column"]))
     all_metrics = list(dict.fromkeys(table["metric"]))
     scored = set(zip(table["metric"], table["column"], strict=True))
     panels, missing_panels = [], []
-    for value, title in (
-            ("pearson", "System-level Pearson with > others (official score where a pair has no judgments); "
-                        "* top Williams group"),
-            ("segment_tau", "Segment-level Kendall tau (each year's WMT variant; tau_wmt14 on the evaluator set)")):
+    for value in ("pearson", "segment_tau"):
         full = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
             index=all_metrics, columns=all_columns)
         has = full.notna()
@@ -432,8 +433,10 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
         if not metrics:  # a panel with no values at all is left out, and the title says so
             missing_panels.append(f"no {value.replace('_', ' ')} panel: {LEVELS[value]} on any pair")
             continue
+        # The title names the human signal of each column shown (> others, the official score, MQM).
+        title = panel_title(table, value, columns) + ("; * top Williams group" if value == "pearson" else "")
         panels.append((value, title, metrics, columns, full.loc[metrics, columns].to_numpy(dtype=float),
-                       left_out_note(table, metrics, columns, LEVELS[value])))
+                       left_out_note(table, metrics, columns, value)))
     if not panels:
         fig = plt.figure(figsize=(6, 1.2))
         figure_title(fig, "Metric overview: no values to show (" + "; ".join(missing_panels) + ")", 9)

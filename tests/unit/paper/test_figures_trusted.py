@@ -1,0 +1,83 @@
+"""Figures a reader can trust: titles that name the human signal each panel uses, intervals wherever a
+point is an estimate, one scale where panels are compared, labels drawn as written (no mathtext), and
+tables in the study's order."""
+
+import math
+
+import pandas as pd
+from test_figures_readable import drawn
+
+from mtmeta.paper import figures, mqm_figures
+from mtmeta.paper.overview import overview_markdown, overview_table
+
+
+def overview_with_mqm():
+    """wmt12 en-cs (> others), wmt14 en-cs (official score only), wmt21 en-de and zh-en (MQM: system
+    level only in the overview) and the evaluator set (segment level only)."""
+    rows = []
+    for dataset, lp, score, tau in (("wmt12", "en-cs", "gt_others", 0.2), ("wmt14", "en-cs", "official", math.nan),
+                                    ("wmt21", "en-de", "mqm", math.nan), ("wmt21", "zh-en", "mqm", math.nan),
+                                    ("evaluator", "xx-en", None, 0.3)):
+        for k, metric in enumerate(["bleu", "chrf"]):
+            rows.append({"dataset": dataset, "lp": lp, "metric": metric, "human_score": score,
+                         "pearson": math.nan if score is None else 0.8 + 0.05 * k, "segment_tau": tau + 0.01 * k,
+                         "williams_rank": math.nan if score is None else 1.0 + k})
+    return pd.DataFrame(rows)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_overview_titles_name_each_panels_human_signal():
+    fig = figures.overview_figure(overview_with_mqm(), [])
+    pearson, tau = (ax for ax in fig.axes if ax.get_images())
+    assert one_line(pearson.get_title(loc="left")) == (
+        "System-level Pearson with the human score of each pair: > others on wmt12; the official score on "
+        "wmt14; MQM on wmt21; * top Williams group")
+    assert one_line(tau.get_title(loc="left")).startswith("Segment-level Kendall tau with the WMT relative rankings")
+    # WMT21's MQM is segment-level: the note does not say it has no segment-level judgments.
+    note = one_line(tau.get_xlabel())
+    assert note == ("columns left out (no segment-level judgments): wmt14 en-cs; columns left out (MQM is "
+                    "segment-level, but not relative rankings: its segment-level agreement is in the MQM "
+                    "tables): wmt21 en-de, zh-en")
+    assert "> others" not in one_line(fig._suptitle.get_text())
+
+
+def test_overview_markdown_names_the_human_signals():
+    markdown = overview_markdown(overview_with_mqm(), "pearson", "Pearson with: {signals}")
+    assert markdown.startswith("**Pearson with: > others on wmt12; the official score on wmt14; MQM on wmt21**")
+
+
+def test_overview_table_keeps_the_study_order_segment_only_pairs_last():
+    system_level = pd.DataFrame({"dataset": ["wmt12", "wmt12"], "lp": ["en-cs"] * 2, "metric": ["ter", "bleu"],
+                                 "human_score": ["gt_others"] * 2, "n_systems": [13] * 2, "pearson": [0.7, 0.8],
+                                 "pearson_p": [0.01] * 2, "spearman": [0.7, 0.8], "spearman_p": [0.01] * 2})
+    segment_level = pd.DataFrame({"dataset": ["evaluator", "evaluator", "wmt12", "wmt12"],
+                                  "lp": ["xx-en", "xx-en", "en-cs", "en-cs"],
+                                  "metric": ["meteor", "bleu", "ter", "bleu"],
+                                  "n_comparisons": [50] * 4, "tau_wmt14": [0.3, 0.2, 0.1, 0.15],
+                                  "three_way_accuracy": [0.5] * 4})
+    ranks = pd.DataFrame({"dataset": ["wmt12"] * 2, "lp": ["en-cs"] * 2, "metric": ["ter", "bleu"], "rank": [2, 1]})
+    table = overview_table(system_level, segment_level, ranks, {"wmt12": "wmt14"})
+    assert list(zip(table["dataset"], table["metric"], strict=True)) == [
+        ("wmt12", "ter"), ("wmt12", "bleu"), ("evaluator", "bleu"), ("evaluator", "meteor")]
+    assert table["pearson"].notna().tolist() == [True, True, False, False]
+
+
+def test_a_dollar_in_a_name_is_drawn_as_written(tmp_path):
+    # Text between two "$" was matplotlib's mathtext: "a$^$b" failed the whole figure (ParseFatalException,
+    # raised as ValueError), "$x$" was set in math italics.
+    systems = ["sys$1", "$x$-online", "a$^$b"]
+    table = pd.DataFrame({"system": systems, "score": [20.0, 22.0, 25.0], "gt_others": [0.4, 0.5, 0.6]})
+    fig = figures.system_scatter([{"title": "wmt12 en-cs", "table": table, "pearson": 0.9}], "bl$eu", "gt_others",
+                                 [tmp_path / "scatter.png"])
+    assert (tmp_path / "scatter.png").stat().st_size > 0
+    drawn(fig)
+    labels = [t for t in fig.axes[0].texts if t.get_text() in systems]
+    assert sorted(t.get_text() for t in labels) == sorted(systems)
+    assert not any(t._preprocess_math(t.get_text())[1] for t in labels)  # not math
+    panel = {"title": "set $1", "xlabel": "Pearson", "table": pd.DataFrame(
+        {"metric": ["m$1", "m2"], "value": [0.9, 0.8], "rank": [1, 1], "low": [0.8, 0.7], "high": [0.95, 0.9]})}
+    mqm_figures.ranking_figure([panel], [tmp_path / "ranking.png"])
+    assert (tmp_path / "ranking.png").stat().st_size > 0
