@@ -57,6 +57,29 @@ def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: 
     return pd.DataFrame(rows)
 
 
+def ranking_panels(protocols: pd.DataFrame, clusters: pd.DataFrame, global_accuracy: pd.DataFrame) -> list[dict]:
+    """The panels of the ranking figure (:func:`mtmeta.paper.mqm_figures.ranking_figure`): the global
+    pairwise accuracy with its interval, then each MQM set's system-level Pearson with its cluster
+    and interval (MT systems; human translations left out)."""
+    panels = []
+    if len(global_accuracy):
+        intervals = [c for c in ("low", "high") if c in global_accuracy]
+        panels.append({"title": "global pairwise accuracy with MQM, all MQM sets", "xlabel": "pairwise accuracy",
+                       "table": global_accuracy[["metric", "value", "rank", *intervals]]})
+    pearson = protocols[(protocols["level"] == "system") & (protocols["statistic"] == "pearson")
+                        & (protocols["aggregation"] == "corpus") & (protocols["human_translations"] == "excluded")]
+    ranked = clusters[(clusters["level"] == "system") & (clusters["statistic"] == "pearson")]
+    for (dataset, lp), group in ranked.groupby(["dataset", "lp"], sort=False):
+        if dataset not in set(protocols["dataset"]):
+            continue
+        intervals = pearson[(pearson["dataset"] == dataset) & (pearson["lp"] == lp)
+                            & (pearson["human_score"] == group["human_score"].iloc[0])]
+        rows = group.merge(intervals[["metric", "low", "high"]], on="metric", how="left")
+        panels.append({"title": f"{dataset} {lp}: system-level Pearson with {group['human_score'].iloc[0]}",
+                       "xlabel": "Pearson (MT systems)", "table": rows[["metric", "value", "rank", "low", "high"]]})
+    return panels
+
+
 def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None) -> str:
     """One block per MQM set (metrics by system-level Pearson), then the global accuracy ranking."""
     lines = ["# mt-metrics-eval's protocols on the MQM sets", "",

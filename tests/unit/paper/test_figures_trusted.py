@@ -5,6 +5,7 @@ tables in the study's order."""
 import math
 
 import pandas as pd
+import pytest
 from test_figures_readable import drawn
 
 from mtmeta.paper import figures, mqm_figures
@@ -81,3 +82,70 @@ def test_a_dollar_in_a_name_is_drawn_as_written(tmp_path):
         {"metric": ["m$1", "m2"], "value": [0.9, 0.8], "rank": [1, 1], "low": [0.8, 0.7], "high": [0.95, 0.9]})}
     mqm_figures.ranking_figure([panel], [tmp_path / "ranking.png"])
     assert (tmp_path / "ranking.png").stat().st_size > 0
+
+
+def ranking_inputs():
+    """protocols, clusters and global accuracy (with its interval) of two MQM sets whose Pearsons
+    lie far apart (0.9-0.95 and 0.2-0.5)."""
+    metrics = ["comet", "bleu", "chrf"]
+    protocols, clusters = [], []
+    for lp, values in (("en-de", [0.95, 0.92, 0.9]), ("zh-en", [0.5, 0.3, 0.2])):
+        for metric, value in zip(metrics, values, strict=True):
+            protocols.append({"dataset": "wmt21", "lp": lp, "metric": metric, "level": "system",
+                              "statistic": "pearson", "aggregation": "corpus", "human_translations": "excluded",
+                              "human_score": "mqm", "value": value, "low": value - 0.1, "high": min(1.0, value + 0.05)})
+            clusters.append({"dataset": "wmt21", "lp": lp, "metric": metric, "level": "system",
+                             "statistic": "pearson", "human_score": "mqm", "value": value,
+                             "rank": 1 + metrics.index(metric)})
+    global_accuracy = pd.DataFrame({"metric": metrics, "value": [0.8, 0.7, 0.75], "rank": [1, 2, 2],
+                                    "low": [0.75, 0.65, 0.7], "high": [0.85, 0.75, 0.8]})
+    return pd.DataFrame(protocols), pd.DataFrame(clusters), global_accuracy
+
+
+def test_mqm_ranking_compares_sets_on_one_x_range_with_intervals_everywhere():
+    from mtmeta.paper.mqm import ranking_panels
+
+    panels = ranking_panels(*ranking_inputs())
+    assert [p["title"] for p in panels] == ["global pairwise accuracy with MQM, all MQM sets",
+                                            "wmt21 en-de: system-level Pearson with mqm",
+                                            "wmt21 zh-en: system-level Pearson with mqm"]
+    assert panels[0]["table"][["low", "high"]].to_numpy().tolist() == [[0.75, 0.85], [0.65, 0.75], [0.7, 0.8]]
+    fig = mqm_figures.ranking_figure(panels, [])
+    accuracy, en_de, zh_en = fig.axes[:3]
+    # The two Pearson panels on one range, covering both sets' values and intervals (0.1 to 1.0).
+    assert en_de.get_xlim() == zh_en.get_xlim() == pytest.approx((0.1 - 0.036, 1.0 + 0.036))
+    # Every panel draws an interval per metric, the global accuracy too.
+    for ax in (accuracy, en_de, zh_en):
+        (lines,) = ax.collections[:1]
+        assert len(lines.get_segments()) == 3
+    assert accuracy.get_xlim() == pytest.approx((0.65 - 0.008, 0.85 + 0.008))
+    # Under the panels: why paired tests separate metrics whose intervals overlap.
+    note = one_line(" ".join(t.get_text() for t in fig.texts))
+    assert "paired permutation tests" in note and "different clusters although their intervals overlap" in note
+
+
+def categories_input():
+    rows = []
+    for lp, scale in (("en-de", 0.1), ("zh-en", 0.4)):
+        for metric in ("bleu", "comet"):
+            for k, restriction in enumerate(["all", "Accuracy", "Fluency"]):
+                value = scale * (k - 1) if metric == "comet" else scale / 2
+                rows.append({"dataset": "wmt21", "lp": lp, "metric": metric, "restriction": restriction,
+                             "value": value, "low": value - 0.05, "high": value + 0.05,
+                             "n_items": 10 if restriction == "Fluency" and lp == "en-de" else 100})
+    return pd.DataFrame(rows)
+
+
+def test_mqm_categories_one_colour_scale_and_intervals_in_the_cells():
+    fig = mqm_figures.categories_figure(categories_input(), [])
+    heatmaps = [ax for ax in fig.axes if ax.get_images()]
+    assert len(heatmaps) == 2
+    # One scale for both panels: the largest |value| shown, 0.4 (zh-en), also on en-de (up to 0.1).
+    for ax in heatmaps:
+        norm = ax.get_images()[0].norm
+        assert (norm.vmin, norm.vmax) == pytest.approx((-0.4, 0.4))
+    assert len(fig.axes) == 3  # the two panels and one colour bar
+    texts = [t.get_text() for t in heatmaps[0].texts]
+    assert "0.05\n[0.00, 0.10]" in texts and "-0.10\n[-0.15, -0.05]" in texts
+    assert texts.count("n/a") == 2  # en-de Fluency: 10 items
+
