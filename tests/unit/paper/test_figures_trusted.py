@@ -4,6 +4,7 @@ tables in the study's order."""
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 from test_figures_readable import drawn
@@ -149,3 +150,37 @@ def test_mqm_categories_one_colour_scale_and_intervals_in_the_cells():
     assert "0.05\n[0.00, 0.10]" in texts and "-0.10\n[-0.15, -0.05]" in texts
     assert texts.count("n/a") == 2  # en-de Fluency: 10 items
 
+
+
+def test_crowded_scatter_labels_never_overlap_and_the_unlabelled_are_named():
+    # 40 systems, most of them in one tight cluster: not every label fits beside its point.
+    rng = np.random.default_rng(0)
+    systems = [f"system-{k:02d}" for k in range(40)]
+    human = np.concatenate([rng.normal(0.5, 0.01, 36), [0.1, 0.2, 0.8, 0.9]])
+    table = pd.DataFrame({"system": systems, "score": 20 + 10 * human + rng.normal(0, 0.05, 40), "gt_others": human})
+    fig = figures.system_scatter([{"title": "wmt12 en-cs", "table": table, "pearson": 0.9}] * 2, "bleu", "gt_others",
+                                 [])
+    renderer = drawn(fig)
+    for ax in fig.axes[:2]:
+        shown = [t for t in ax.texts if t.get_visible()]
+        boxes = [t.get_window_extent(renderer) for t in shown]
+        assert all(not a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+        frame = ax.get_window_extent(renderer)
+        assert all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and frame.y0 <= b.y0 and b.y1 <= frame.y1 for b in boxes)
+        note = one_line(ax.get_xlabel())
+        assert note.startswith("human: > others not labelled (no room): ")
+        named = note.removeprefix("human: > others not labelled (no room): ").split(", ")
+        assert sorted([t.get_text() for t in shown] + named) == systems
+
+
+def test_single_panel_scatter_title_keeps_the_signature_inside_the_page():
+    signature = "chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|tok:13a|smooth:exp|version:2.4.0"
+    table = pd.DataFrame({"system": ["a", "b", "c"], "score": [1.0, 2.0, 3.0], "gt_others": [0.2, 0.5, 0.8],
+                          "signature": signature})
+    fig = figures.system_scatter([{"title": "wmt12 en-cs", "table": table, "pearson": 1.0}], "chrf", "gt_others", [])
+    renderer = drawn(fig)
+    title = fig._suptitle
+    box = title.get_window_extent(renderer)
+    assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
+    # Broken after a "|", every field kept (the version left out, as in every scatter title).
+    assert title.get_text().split("> others\n", 1)[1].replace("\n", "") == figures.signature_short_form([signature])
