@@ -184,3 +184,26 @@ def test_single_panel_scatter_title_keeps_the_signature_inside_the_page():
     assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
     # Broken after a "|", every field kept (the version left out, as in every scatter title).
     assert title.get_text().split("> others\n", 1)[1].replace("\n", "") == figures.signature_short_form([signature])
+
+
+def test_system_level_markdown_is_one_small_table_per_dataset():
+    from mtmeta.metaeval.system_level import summary_markdown
+
+    rows = []
+    for dataset, lp, scores in (("wmt12", "cs-en", ["gt_others", "ge_others", "expected_wins"]),
+                                ("wmt14", "en-cs", ["official"]), ("wmt14", "cs-en", ["gt_others", "official"]),
+                                ("wmt21", "en-de", ["mqm", "mqm-raw"])):
+        for k, metric in enumerate(["bleu", "chrf"]):
+            for j, score in enumerate(scores):
+                rows.append({"dataset": dataset, "lp": lp, "metric": metric, "human_score": score, "n_systems": 10 + j,
+                             "pearson": 0.5 + 0.1 * k + 0.01 * j})
+    markdown = summary_markdown(pd.DataFrame(rows), "system_level.tsv")
+    assert markdown.splitlines() == [
+        "System-level Pearson's r of each metric with each pair's primary human score; one table per dataset. "
+        "Every human score, Spearman, Kendall, the p-values and the metric signatures: `system_level.tsv` "
+        "(16 rows).", "",
+        "**wmt12**", "", "| metric | cs-en (> others, n=10) |", "|---|---:|", "| bleu | 0.500 |", "| chrf | 0.600 |",
+        "",
+        "**wmt14**", "", "| metric | en-cs (official, n=10) | cs-en (> others, n=10) |", "|---|---:|---:|",
+        "| bleu | 0.500 | 0.500 |", "| chrf | 0.600 | 0.600 |", "",
+        "**wmt21**", "", "| metric | en-de (MQM, n=10) |", "|---|---:|", "| bleu | 0.500 |", "| chrf | 0.600 |"]
