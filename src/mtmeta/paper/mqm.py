@@ -120,19 +120,30 @@ def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None
 
 def human_translations_table(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
     """Per MQM set with human translations and metric: system-level Pearson and pairwise accuracy
-    without and with them, and the change."""
+    without and with them, and the change; each value's 95% interval (``excluded_low`` ...) where the
+    protocols have intervals."""
     table = _primary(protocols[(protocols["level"] == "system") & (protocols["aggregation"] == "corpus")
                                & protocols["statistic"].isin(["pearson", "accuracy"])], summaries)
-    wide = table.pivot_table(index=["dataset", "lp", "metric", "statistic"], columns="human_translations",
-                             values="value", sort=False)
+    columns = ["dataset", "lp", "metric", "statistic", "excluded", "included", "change", "human_translations"]
+    bounds = [c for c in ("low", "high") if c in table]
+    keys = ["dataset", "lp", "metric", "statistic"]
+    wide = table.pivot_table(index=keys, columns="human_translations", values="value", sort=False)
     if "included" not in wide:
-        return pd.DataFrame(columns=["dataset", "lp", "metric", "statistic", "excluded", "included", "change",
-                                     "human_translations"])
+        return pd.DataFrame(columns=columns)
     wide = wide.dropna(subset=["included"]).reset_index()
     wide["change"] = wide["included"] - wide["excluded"]
     wide["human_translations"] = [", ".join(summaries[(d, lp)].get("human_translations", []))
                                   for d, lp in zip(wide["dataset"], wide["lp"], strict=True)]
-    return wide[["dataset", "lp", "metric", "statistic", "excluded", "included", "change", "human_translations"]]
+    # Each value's interval (the protocols' bootstrap), where the protocols have them: excluded_low ...
+    intervals = []
+    for bound in bounds:
+        part = table.pivot_table(index=keys, columns="human_translations", values=bound, sort=False, dropna=False)
+        part.columns = [f"{c}_{bound}" for c in part.columns]
+        intervals.append(part)
+    if intervals:
+        wide = wide.merge(pd.concat(intervals, axis=1).reset_index(), on=keys, how="left")
+    extra = [f"{side}_{bound}" for side in ("excluded", "included") for bound in bounds if f"{side}_{bound}" in wide]
+    return wide[columns + extra]
 
 
 def categories_table(categories: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:

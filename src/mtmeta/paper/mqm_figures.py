@@ -104,9 +104,15 @@ def human_translations_figure(table: pd.DataFrame, outputs: list[str | Path]):
     for ax, (dataset, lp) in zip(axes.flat, sets, strict=False):
         rows = table[(table["dataset"] == dataset) & (table["lp"] == lp)].sort_values("excluded")
         y = np.arange(len(rows))
-        ax.hlines(y, rows["excluded"], rows["included"], colors="grey", linewidth=0.8)
-        ax.scatter(rows["excluded"], y, color="#0072B2", s=18, label="MT systems only", zorder=3)
-        ax.scatter(rows["included"], y, color="#D55E00", marker="x", s=22, label="with human translations", zorder=3)
+        ax.hlines(y, rows["excluded"], rows["included"], colors="0.8", linewidth=0.8)
+        # Each value with its 95% interval (where the table has them), the two a little apart.
+        for side, shift, colour, marker, label in (("excluded", -0.17, "#0072B2", "o", "MT systems only"),
+                                                   ("included", 0.17, "#D55E00", "x", "with human translations")):
+            if {f"{side}_low", f"{side}_high"} <= set(rows.columns):
+                ax.hlines(y + shift, rows[f"{side}_low"], rows[f"{side}_high"], colors=colour, linewidth=1.0,
+                          alpha=0.8)
+            ax.scatter(rows[side], y + shift, color=colour, marker=marker, s=18 if marker == "o" else 22,
+                       label=label, zorder=3)
         ax.set_yticks(y, rows["metric"], fontsize=MIN_FONT + 1)
         ax.set_title(f"{dataset} {lp}\n(+ {rows['human_translations'].iloc[0]})", fontsize=MIN_FONT + 2)
         ax.set_xlabel("system-level Pearson with MQM", fontsize=MIN_FONT + 1)
@@ -115,8 +121,9 @@ def human_translations_figure(table: pd.DataFrame, outputs: list[str | Path]):
     if sets:
         handles, labels = axes.flat[0].get_legend_handles_labels()
         fig.legend(handles, labels, fontsize=MIN_FONT + 1, loc="lower center", ncols=2, frameon=False)
+    intervals = "; lines: 95% intervals" if any(c.endswith("_low") for c in table.columns) else ""
     top_title(fig, "What human translations do to each metric's correlation\n(references other than the standard "
-                   "one, scored as systems)", MIN_FONT + 2)
+                   f"one, scored as systems){intervals}", MIN_FONT + 2)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     fig.set_layout_engine(None)
     save(fig, outputs)

@@ -207,3 +207,27 @@ def test_system_level_markdown_is_one_small_table_per_dataset():
         "**wmt14**", "", "| metric | en-cs (official, n=10) | cs-en (> others, n=10) |", "|---|---:|---:|",
         "| bleu | 0.500 | 0.500 |", "| chrf | 0.600 | 0.600 |", "",
         "**wmt21**", "", "| metric | en-de (MQM, n=10) |", "|---|---:|", "| bleu | 0.500 |", "| chrf | 0.600 |"]
+
+
+def test_human_translations_figure_draws_each_values_interval():
+    from mtmeta.paper import mqm
+
+    protocols = pd.DataFrame([
+        {"dataset": "ted", "lp": "zh-en", "metric": m, "human_score": "mqm", "level": "system", "statistic": "pearson",
+         "grouping": "none", "human_translations": h, "aggregation": "corpus", "value": v, "low": v - 0.1,
+         "high": v + 0.05, "n_systems": 13}
+        for m, h, v in [("bleu", "excluded", 0.33), ("bleu", "included", 0.78), ("chrf", "excluded", 0.5),
+                        ("chrf", "included", 0.6)]])
+    table = mqm.human_translations_table(protocols, {("ted", "zh-en"): {"human_scores": ["mqm"],
+                                                                        "human_translations": ["refA"]}})
+    bleu = table.set_index("metric").loc["bleu"]
+    assert (bleu["excluded_low"], bleu["excluded_high"], bleu["included_low"], bleu["included_high"]) == \
+        pytest.approx((0.23, 0.38, 0.68, 0.83))
+    fig = mqm_figures.human_translations_figure(table, [])
+    ax = fig.axes[0]
+    from matplotlib.collections import LineCollection
+
+    interval_lines = [c for c in ax.collections if isinstance(c, LineCollection)][1:]  # the first joins the pair
+    spans = sorted(tuple(np.round(segment[:, 0], 2)) for lines in interval_lines for segment in lines.get_segments())
+    assert spans == [(0.23, 0.38), (0.4, 0.55), (0.5, 0.65), (0.68, 0.83)]
+    assert "lines: 95% intervals" in fig._suptitle.get_text()
