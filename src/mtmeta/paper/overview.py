@@ -99,7 +99,7 @@ def missing_reason(value: str, human_score: str | None) -> str:
     set's segment level is not a relative-ranking tau; its segment-level agreement is in the MQM
     tables."""
     if value == "segment_tau" and is_mtme_signal(human_score):
-        return (f"{signal_name(human_score)} is segment-level, but not relative rankings: its segment-level "
+        return (f"{signal_name(human_score)} is segment-level, but not pairwise rankings: its segment-level "
                 "agreement is in the MQM tables")
     return LEVELS.get(value, "no value")
 
@@ -132,8 +132,8 @@ def panel_title(table: pd.DataFrame, value: str, columns: list[str]) -> str:
     each of its ``columns`` is compared with."""
     if value == "pearson":
         return f"System-level Pearson with the human score of each pair: {signals_text(table, columns)}"
-    return ("Segment-level Kendall tau with the WMT relative rankings (pairwise judgments of segments; each "
-            "year's WMT variant, tau_wmt14 on the evaluator set)")
+    return ("Segment-level Kendall tau with pairwise human rankings of segments (the WMT12-14 relative "
+            "rankings, each year's WMT variant; the evaluator set's judgments, tau_wmt14)")
 
 
 def compact_pairs(items: list[str]) -> str:

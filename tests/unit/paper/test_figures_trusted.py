@@ -37,11 +37,12 @@ def test_overview_titles_name_each_panels_human_signal():
     assert one_line(pearson.get_title(loc="left")) == (
         "System-level Pearson with the human score of each pair: > others on wmt12; the official score on "
         "wmt14; MQM on wmt21; * top Williams group")
-    assert one_line(tau.get_title(loc="left")).startswith("Segment-level Kendall tau with the WMT relative rankings")
+    assert one_line(tau.get_title(loc="left")).startswith(
+        "Segment-level Kendall tau with pairwise human rankings of segments")
     # WMT21's MQM is segment-level: the note does not say it has no segment-level judgments.
     note = one_line(tau.get_xlabel())
     assert note == ("columns left out (no segment-level judgments): wmt14 en-cs; columns left out (MQM is "
-                    "segment-level, but not relative rankings: its segment-level agreement is in the MQM "
+                    "segment-level, but not pairwise rankings: its segment-level agreement is in the MQM "
                     "tables): wmt21 en-de, zh-en")
     assert "> others" not in one_line(fig._suptitle.get_text())
 
