@@ -61,6 +61,8 @@ def ranking_panels(protocols: pd.DataFrame, clusters: pd.DataFrame, global_accur
     """The panels of the ranking figure (:func:`mtmeta.paper.mqm_figures.ranking_figure`): the global
     pairwise accuracy with its interval, then each MQM set's system-level Pearson with its cluster
     and interval (MT systems; human translations left out)."""
+    from mtmeta.paper.overview import signal_name
+
     panels = []
     if len(global_accuracy):
         intervals = [c for c in ("low", "high") if c in global_accuracy]
@@ -75,7 +77,8 @@ def ranking_panels(protocols: pd.DataFrame, clusters: pd.DataFrame, global_accur
         intervals = pearson[(pearson["dataset"] == dataset) & (pearson["lp"] == lp)
                             & (pearson["human_score"] == group["human_score"].iloc[0])]
         rows = group.merge(intervals[["metric", "low", "high"]], on="metric", how="left")
-        panels.append({"title": f"{dataset} {lp}: system-level Pearson with {group['human_score'].iloc[0]}",
+        signal = signal_name(group["human_score"].iloc[0])
+        panels.append({"title": f"{dataset} {lp}: system-level Pearson with {signal}",
                        "xlabel": "Pearson (MT systems)", "table": rows[["metric", "value", "rank", "low", "high"]]})
     return panels
 

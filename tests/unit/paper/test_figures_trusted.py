@@ -109,8 +109,8 @@ def test_mqm_ranking_compares_sets_on_one_x_range_with_intervals_everywhere():
 
     panels = ranking_panels(*ranking_inputs())
     assert [p["title"] for p in panels] == ["global pairwise accuracy with MQM, all MQM sets",
-                                            "wmt21 en-de: system-level Pearson with mqm",
-                                            "wmt21 zh-en: system-level Pearson with mqm"]
+                                            "wmt21 en-de: system-level Pearson with MQM",
+                                            "wmt21 zh-en: system-level Pearson with MQM"]
     assert panels[0]["table"][["low", "high"]].to_numpy().tolist() == [[0.75, 0.85], [0.65, 0.75], [0.7, 0.8]]
     fig = mqm_figures.ranking_figure(panels, [])
     accuracy, en_de, zh_en = fig.axes[:3]
