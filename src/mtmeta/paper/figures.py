@@ -20,7 +20,7 @@ import pandas as pd  # noqa: E402
 from mtmeta.io import atomic_path  # noqa: E402
 
 HUMAN_LABELS = {"gt_others": "human: > others", "ge_others": "human: ≥ others", "expected_wins": "human: expected wins",
-                "official": "human: official score"}
+                "official": "human: official score", "mqm": "human: MQM"}
 
 # The overview's heatmaps: a perceptually uniform, colour-blind-safe sequential map (dark low, light
 # high), each panel over its own range (panel_scale), spaced by Fisher's z (correlation_norm).
@@ -166,12 +166,12 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
     rows = math.ceil(len(panels) / columns)
     lower_is_better = any(reads_negated(panel, panel.get("human_score", human_score)) for panel in panels)
     y_label = f"{metric_id} (lower is better)" if lower_is_better else metric_id
-    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.1 * rows + 0.5), squeeze=False)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.5 * rows + 0.5), squeeze=False)
     for ax, panel in zip(axes.flat, panels, strict=False):
         table: pd.DataFrame = panel["table"]
         x = panel.get("human_score", human_score)
         ax.scatter(table[x], table["score"], s=18, color="tab:blue")
-        ax.margins(x=0.08, y=0.1)  # room for the labels of the outermost points
+        ax.margins(x=0.1, y=0.12)  # room for the labels of the outermost points
         for _, row in table.iterrows():
             # Not part of the layout: place_labels keeps every label inside its axes.
             ax.annotate(short_name(row["system"]), (row[x], row["score"]), fontsize=MIN_FONT, color="0.2",
@@ -229,7 +229,7 @@ def unlabelled_note(names: list[str], ax) -> str:
 LABEL_OFFSETS = [(3, 3, "left", "bottom"), (3, -3, "left", "top"), (-3, 3, "right", "bottom"),
                  (-3, -3, "right", "top"), (3, 10, "left", "bottom"), (3, -10, "left", "top"),
                  (-3, 10, "right", "bottom"), (-3, -10, "right", "top")]
-LABEL_OFFSETS += [(dx * far, dy * far, ha, va) for far in (1, 2) for dx, dy, ha, va in (
+LABEL_OFFSETS += [(dx * far, dy * far, ha, va) for far in (1, 2, 3) for dx, dy, ha, va in (
     (8, 0, "left", "center"), (-8, 0, "right", "center"), (0, 9, "center", "bottom"), (0, -9, "center", "top"),
     (7, 14, "left", "bottom"), (7, -14, "left", "top"), (-7, 14, "right", "bottom"), (-7, -14, "right", "top"))]
 LEADER_FROM = 9  # points: a label further than this from its point gets a line to it
@@ -395,9 +395,12 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
 
 def wrapped(text: str, inches: float, points: float) -> list[str]:
     """``text`` in lines that fit ``inches`` at ``points`` (an average character is taken as 0.6 of
-    the font size wide, which DejaVu Sans stays under), broken at spaces; a word longer than a line
-    (a metric's signature, "BLEU|nrefs:1|case:mixed|...") is also broken after its "|"."""
+    the font size wide, which DejaVu Sans stays under), broken at spaces but not after ">" or "≥"
+    ("> others" stays whole); a word longer than a line (a metric's signature,
+    "BLEU|nrefs:1|case:mixed|...") is also broken after its "|"."""
     chars = max(8, int(inches * 72 / (0.6 * points)))
+    glue = "\ue000"  # "> others", "≥ others": a comparison stays with its word
+    text = re.sub(r"(?<=[>≥<≤]) ", glue, text)
     lines: list[str] = []
     line = ""
     for word in text.split():
@@ -411,7 +414,7 @@ def wrapped(text: str, inches: float, points: float) -> list[str]:
                 line = candidate
     if line:
         lines.append(line)
-    return lines or [""]
+    return [line.replace(glue, " ") for line in lines] or [""]
 
 
 def line_height(points: float) -> float:

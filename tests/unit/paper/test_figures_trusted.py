@@ -184,7 +184,9 @@ def test_single_panel_scatter_title_keeps_the_signature_inside_the_page():
     box = title.get_window_extent(renderer)
     assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
     # Broken after a "|", every field kept (the version left out, as in every scatter title).
-    assert title.get_text().split("> others\n", 1)[1].replace("\n", "") == figures.signature_short_form([signature])
+    lines = title.get_text().split("\n")
+    first = next(k for k, line in enumerate(lines) if line.startswith("chrF2|"))
+    assert len(lines) - first > 1 and "".join(lines[first:]) == figures.signature_short_form([signature])
 
 
 def test_system_level_markdown_is_one_small_table_per_dataset():
@@ -232,3 +234,8 @@ def test_human_translations_figure_draws_each_values_interval():
     spans = sorted(tuple(np.round(segment[:, 0], 2)) for lines in interval_lines for segment in lines.get_segments())
     assert spans == [(0.23, 0.38), (0.4, 0.55), (0.5, 0.65), (0.68, 0.83)]
     assert "lines: 95% intervals" in fig._suptitle.get_text()
+
+
+def test_wrapped_keeps_a_comparison_with_its_word_and_breaks_a_signature_after_a_bar():
+    assert figures.wrapped("score (x): > others", 0.9, 8) == ["score (x):", "> others"]
+    assert figures.wrapped("BLEU|nrefs:1|case:mixed|eff:no", 1.0, 8) == ["BLEU|nrefs:1|", "case:mixed|", "eff:no"]
