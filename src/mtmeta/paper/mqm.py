@@ -114,9 +114,17 @@ def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None
         pairs = global_accuracy["lp"].iloc[0].replace("+", ", ")
         lines += [f"## Global pairwise accuracy over {pairs}", "",
                   "System pairs pooled over the sets (Kocmi et al. 2021), the metrics scored on all of them; "
-                  "(n) = cluster (PERM-BOTH).", "", "| rank | metric | accuracy |", "|---:|---|---:|"]
-        for _, row in global_accuracy.iterrows():
-            lines.append(f"| {int(row['rank'])} | {row['metric']} | {row['value']:.3f} |")
+                  "(n) = cluster (PERM-BOTH)" + ("; 95% interval: systems resampled within each set." if
+                                                 "low" in global_accuracy else "."), ""]
+        if "low" in global_accuracy:
+            lines += ["| rank | metric | accuracy | 95% interval |", "|---:|---|---:|---:|"]
+            for _, row in global_accuracy.iterrows():
+                lines.append(f"| {int(row['rank'])} | {row['metric']} | {row['value']:.3f} | "
+                             f"[{row['low']:.3f}, {row['high']:.3f}] |")
+        else:
+            lines += ["| rank | metric | accuracy |", "|---:|---|---:|"]
+            for _, row in global_accuracy.iterrows():
+                lines.append(f"| {int(row['rank'])} | {row['metric']} | {row['value']:.3f} |")
         lines.append("")
     return "\n".join(lines)
 

@@ -239,3 +239,11 @@ def test_human_translations_figure_draws_each_values_interval():
 def test_wrapped_keeps_a_comparison_with_its_word_and_breaks_a_signature_after_a_bar():
     assert figures.wrapped("score (x): > others", 0.9, 8) == ["score (x):", "> others"]
     assert figures.wrapped("BLEU|nrefs:1|case:mixed|eff:no", 1.0, 8) == ["BLEU|nrefs:1|", "case:mixed|", "eff:no"]
+
+
+def test_mqm_protocols_markdown_gives_the_global_accuracy_its_interval():
+    from mtmeta.paper.mqm import protocols_markdown
+
+    _, _, global_accuracy = ranking_inputs()
+    markdown = protocols_markdown(pd.DataFrame(columns=["dataset", "lp"]), global_accuracy.assign(lp="a+b"))
+    assert "| 1 | comet | 0.800 | [0.750, 0.850] |" in markdown
