@@ -12,6 +12,7 @@ from mtmeta.paper.figures import (
     MIN_FONT,
     figure_title,
     line_height,
+    number,
     plt,
     save,
     text_color_on,
@@ -177,8 +178,8 @@ def categories_figure(table: pd.DataFrame, outputs: list[str | Path]):
             if np.isnan(value):
                 ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_FONT, color="black")
                 continue
-            interval = f"\n[{low[i, j]:.2f}, {high[i, j]:.2f}]" if np.isfinite(low[i, j]) else ""
-            ax.text(j, i, f"{value:.2f}{interval}", ha="center", va="center", fontsize=MIN_FONT,
+            interval = f"\n[{number(low[i, j], 2)}, {number(high[i, j], 2)}]" if np.isfinite(low[i, j]) else ""
+            ax.text(j, i, f"{number(value, 2)}{interval}", ha="center", va="center", fontsize=MIN_FONT,
                     color=text_color_on(cmap(norm(value))), linespacing=1.0)
         ax.set_xticks(range(len(columns)), columns, rotation=35, ha="right", fontsize=MIN_FONT + 1)
         ax.set_yticks(range(len(metrics)), metrics, fontsize=MIN_FONT + 1)

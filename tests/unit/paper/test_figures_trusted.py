@@ -247,3 +247,10 @@ def test_mqm_protocols_markdown_gives_the_global_accuracy_its_interval():
     _, _, global_accuracy = ranking_inputs()
     markdown = protocols_markdown(pd.DataFrame(columns=["dataset", "lp"]), global_accuracy.assign(lp="a+b"))
     assert "| 1 | comet | 0.800 | [0.750, 0.850] |" in markdown
+
+
+def test_mqm_categories_prints_no_negative_zero():
+    table = categories_input()
+    table.loc[0, ["value", "low", "high"]] = [-0.001, -0.004, 0.05]
+    texts = [t.get_text() for ax in mqm_figures.categories_figure(table, []).axes for t in ax.texts]
+    assert "0.00\n[0.00, 0.05]" in texts and not any("-0.00" in t for t in texts)
