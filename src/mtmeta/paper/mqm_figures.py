@@ -122,7 +122,13 @@ def human_translations_figure(table: pd.DataFrame, outputs: list[str | Path]):
     if sets:
         handles, labels = axes.flat[0].get_legend_handles_labels()
         fig.legend(handles, labels, fontsize=MIN_FONT + 1, loc="lower center", ncols=2, frameon=False)
-    intervals = "; lines: 95% intervals" if any(c.endswith("_low") for c in table.columns) else ""
+    # Which values have intervals: the protocols bootstrap the MT systems only, not the rows with the
+    # human translations, and the title says so rather than leave a reader to look for them.
+    sides = [side for side in ("excluded", "included") if f"{side}_low" in table and table[f"{side}_low"].notna().any()]
+    intervals = {(): "", ("excluded",): "; lines: 95% intervals of the MT-systems-only values (none with human "
+                                        "translations)", ("included",): "; lines: 95% intervals of the values with "
+                                        "human translations", ("excluded", "included"): "; lines: 95% intervals"}[
+        tuple(sides)]
     top_title(fig, "What human translations do to each metric's correlation\n(references other than the standard "
                    f"one, scored as systems){intervals}", MIN_FONT + 2)
     fig.tight_layout(rect=(0, 0.05, 1, 1))

@@ -233,7 +233,11 @@ def test_human_translations_figure_draws_each_values_interval():
     interval_lines = [c for c in ax.collections if isinstance(c, LineCollection)][1:]  # the first joins the pair
     spans = sorted(tuple(np.round(segment[:, 0], 2)) for lines in interval_lines for segment in lines.get_segments())
     assert spans == [(0.23, 0.38), (0.4, 0.55), (0.5, 0.65), (0.68, 0.83)]
-    assert "lines: 95% intervals" in fig._suptitle.get_text()
+    assert one_line(fig._suptitle.get_text()).endswith("scored as systems); lines: 95% intervals")
+    # The protocols give no interval with the human translations: the title says whose intervals are drawn.
+    table[["included_low", "included_high"]] = np.nan
+    title = one_line(mqm_figures.human_translations_figure(table, [])._suptitle.get_text())
+    assert title.endswith("lines: 95% intervals of the MT-systems-only values (none with human translations)")
 
 
 def test_wrapped_keeps_a_comparison_with_its_word_and_breaks_a_signature_after_a_bar():
