@@ -11,7 +11,9 @@ What fails the check (``check_report`` returns one line per problem):
 - a result the report cannot show (it offers only a download: TSV, Markdown);
 - a shown table without rows, unless the page says in words that the table has none (the pages of
   mtmeta.paper.report_page do); the caller says which results may be empty (``expect_empty``);
-- a page with nothing in it; a figure shown narrower than its natural width.
+- a page with nothing in it; a figure shown narrower than its natural width;
+- a landing page whose workflow description is not fully in view beside the menu at the window's
+  1280 px (Snakemake's centred layout pushed it under the menu; workflow/report/report.css).
 
 Only the standard library: tools/test_report.py and tests/workflow/test_report.py import it.
 """
@@ -37,7 +39,7 @@ PACKAGES = ["chromium", "chromium-driver", "fonts-dejavu-core"]  # Debian's; the
 # As root on a machine without a display, a GPU or a network (docs/testing.md).
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1400,1000"]
+                  "--window-size=1280,1000"]  # a common laptop width
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the WebDriver key of an element reference
 # What docutils writes into HTML when a caption has a problem, and prints on the console.
 DOCUTILS_MESSAGE = re.compile(r"System Message|system-message|\((?:INFO/1|WARNING/2|ERROR/3|SEVERE/4)\)|"
@@ -159,6 +161,37 @@ class Browser:
 
     def __exit__(self, *exc):
         self.close()
+
+
+# The landing page's workflow description against the menu: where its first line starts, and whether
+# that point shows the description (not the menu over it).
+LANDING = """
+const text = document.querySelector("#app .prose");
+const menu = document.querySelector("#app nav");
+if (!text || !menu) { return null; }
+const box = text.getBoundingClientRect();
+const x = box.left + 4, y = box.top + 8;
+const hit = document.elementFromPoint(x, y);
+return {left: box.left, top: box.top, menu_right: menu.getBoundingClientRect().right, width: window.innerWidth,
+        text_width: box.width, visible: !!hit && text.contains(hit)};
+"""
+
+
+MIN_LANDING_WIDTH = 300  # pixels: the workflow description's narrowest readable column
+
+
+def landing_problems(landing: dict | None) -> list[str]:
+    """The problems of the landing page's layout (``LANDING``'s answer)."""
+    if landing is None:
+        return ["landing page: no workflow description beside a menu"]
+    if landing["left"] < landing["menu_right"] - 1 or landing["top"] < 0 or not landing["visible"]:
+        return [f"landing page: at {landing['width']} px the workflow description starts at "
+                f"x={landing['left']:.0f}, y={landing['top']:.0f}, under the menu (its right edge at "
+                f"x={landing['menu_right']:.0f}) or out of view"]
+    if landing["text_width"] < MIN_LANDING_WIDTH:
+        return [f"landing page: at {landing['width']} px the workflow description is "
+                f"{landing['text_width']:.0f} px wide (a few words a line; at least {MIN_LANDING_WIDTH} expected)"]
+    return []
 
 
 # Where a result is listed: its category and subcategory (the report's ``categories``: category ->
@@ -314,6 +347,7 @@ def check_report(report: Path, out: Path, screenshots: dict[str, str] | None = N
         (out / "report.dom.html").write_text(seen.dom, encoding="utf-8")
         landing = browser.run("return document.body.innerText;")
         seen.problems += [f"landing page: {line}" for line in docutils_messages(landing)]
+        seen.problems += landing_problems(browser.run(LANDING))
         if "landing" in screenshots:
             seen.screenshots.append(browser.screenshot(out / screenshots.pop("landing")))
         catalogue = browser.run("return {results: Object.fromEntries(Object.entries(results).map(([p, r]) =>"

@@ -156,3 +156,34 @@ def test_the_check_fails_on_each_problem_the_report_had(tmp_path, browser_check)
     assert "a.tsv: the report cannot show it (text/tab-separated-values: a download link only)" in problems
     assert "b.html: table 1 renders empty (1 columns, no rows, no notice)" in problems
     assert "c.png: figure shown" in problems and "narrower than its 3000 px" in problems
+
+
+def test_the_landing_text_stays_beside_the_menu_at_1280_px(repo, tmp_path, browser_check):
+    """A rule graph wider than the window beside the menu (the study's, at 1280 or 1400 px): Snakemake's
+    centred layout slid the workflow description under the menu and squeezed it to a few words a line;
+    the style at the end of the study's description (workflow/report/workflow.rst) keeps it in view."""
+    rules = "".join(f'rule r{k}:\n    output: "out/{k}.txt"\n    shell: "touch {{output}}"\n\n' for k in range(120))
+    (tmp_path / "Snakefile").write_text(f'report: "desc.rst"\n\nrule all:\n    input: [f"out/{{k}}.txt" for k in '
+                                        f'range(120)]\n\n{rules}')
+    snakemake = [os.path.join(os.path.dirname(sys.executable), "snakemake"), "--cores", "1", "-d", str(tmp_path),
+                 "-s", str(tmp_path / "Snakefile"), "--workflow-profile", "none"]
+    env = snakemake_env(tmp_path)
+    assert subprocess.run(snakemake, capture_output=True, text=True, env=env).returncode == 0
+    description = (repo / "workflow/report/workflow.rst").read_text()
+    style = description[description.index(".. raw:: html"):]
+    problems = {}
+    for name, text in (("plain", "A workflow description. " * 30), ("styled", "A workflow description. " * 30
+                                                                     + "\n\n" + style)):
+        (tmp_path / "desc.rst").write_text(text + "\n")
+        report = tmp_path / f"{name}.html"
+        assert subprocess.run([*snakemake, "--report", str(report)], capture_output=True, text=True,
+                              env=env).returncode == 0
+        with browser_check.Browser() as browser:
+            browser.open(report.as_uri())
+            browser.wait_for("return typeof app !== 'undefined' && document.querySelector('#app .prose') !== null",
+                             what="the landing page")
+            browser.wait_for("return document.querySelector('#rulegraph canvas, #rulegraph svg') !== null",
+                             what="the rule graph")
+            problems[name] = browser_check.landing_problems(browser.run(browser_check.LANDING))
+    assert len(problems["plain"]) == 1 and "under the menu" in problems["plain"][0]
+    assert problems["styled"] == []

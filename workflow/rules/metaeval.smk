@@ -39,6 +39,7 @@ rule collect_system_level:
         markdown="results/correlations/system_level.md",
     params:
         order=study_order(SYSTEM_LEVEL_LPS),
+        summary=True,
     log:
         "results/logs/collect_system_level.log",
     benchmark:

@@ -1,11 +1,14 @@
 """Rules collect_*: every metric's (or pair's) piece of a table joined into the study-wide table (TSV,
 and Markdown where the rule writes one), rows in the study's order."""
 
+from pathlib import Path
+
 import pandas as pd
 
 from mtmeta.io import markdown_table, read_tsv, write_text, write_tsv
 from mtmeta.logsetup import configure
 from mtmeta.metaeval.by_metric import join_pieces
+from mtmeta.metaeval.system_level import summary_markdown
 
 
 def main(snakemake):
@@ -17,7 +20,11 @@ def main(snakemake):
              else pd.concat(pieces, ignore_index=True))
     write_tsv(table, snakemake.output.tsv)
     if "markdown" in snakemake.output.keys():
-        write_text(snakemake.output.markdown, markdown_table(table))
+        # A table with a row per human score (system level, over a thousand rows) is summarised for
+        # reading, the TSV beside it named; the others are written out whole.
+        summary = snakemake.params.get("summary")
+        write_text(snakemake.output.markdown, summary_markdown(table, Path(snakemake.output.tsv).name) if summary
+                   else markdown_table(table))
 
 
 main(snakemake)  # noqa: F821

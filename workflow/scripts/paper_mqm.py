@@ -12,25 +12,6 @@ from mtmeta.paper import mqm
 from mtmeta.paper.mqm_figures import categories_figure, human_translations_figure, ranking_figure
 
 
-def ranking_panels(protocols: pd.DataFrame, clusters: pd.DataFrame, global_accuracy: pd.DataFrame) -> list[dict]:
-    panels = []
-    if len(global_accuracy):
-        panels.append({"title": "global pairwise accuracy, all MQM sets", "xlabel": "pairwise accuracy",
-                       "table": global_accuracy[["metric", "value", "rank"]]})
-    pearson = protocols[(protocols["level"] == "system") & (protocols["statistic"] == "pearson")
-                        & (protocols["aggregation"] == "corpus") & (protocols["human_translations"] == "excluded")]
-    ranked = clusters[(clusters["level"] == "system") & (clusters["statistic"] == "pearson")]
-    for (dataset, lp), group in ranked.groupby(["dataset", "lp"], sort=False):
-        if dataset not in set(protocols["dataset"]):
-            continue
-        intervals = pearson[(pearson["dataset"] == dataset) & (pearson["lp"] == lp)
-                            & (pearson["human_score"] == group["human_score"].iloc[0])]
-        rows = group.merge(intervals[["metric", "low", "high"]], on="metric", how="left")
-        panels.append({"title": f"{dataset} {lp}: system-level Pearson with {group['human_score'].iloc[0]}",
-                       "xlabel": "Pearson (MT systems)", "table": rows[["metric", "value", "rank", "low", "high"]]})
-    return panels
-
-
 def main(snakemake):
     configure(snakemake.log[0])
     inputs, out = snakemake.input, snakemake.output
@@ -41,7 +22,7 @@ def main(snakemake):
     table = mqm.protocols_table(protocols, clusters, summaries)
     write_tsv(table, out.protocols)
     write_text(out.protocols_md, mqm.protocols_markdown(table, global_accuracy))
-    ranking_figure(ranking_panels(protocols, clusters, global_accuracy), [out.ranking_png, out.ranking_pdf])
+    ranking_figure(mqm.ranking_panels(protocols, clusters, global_accuracy), [out.ranking_png, out.ranking_pdf])
     translations = mqm.human_translations_table(protocols, summaries)
     write_tsv(translations, out.translations)
     write_text(out.translations_md, mqm.write_markdown_table(

@@ -5,7 +5,8 @@ For every system-level pair: system-level Pearson and pairwise accuracy (the met
 MT systems only) ranked with PERM-BOTH (Deutsch et al. 2021; MTME's ``PermutationSigDiff``); for an
 mt-metrics-eval set also segment-level acc_eq grouped by item with tie calibration, ranked with the
 pairwise permutation test (each metric keeps its own epsilon). Over several sets, the global pairwise
-accuracy (Kocmi et al. 2021: system pairs pooled over the sets) of the metrics scored on all of them.
+accuracy (Kocmi et al. 2021: system pairs pooled over the sets) of the metrics scored on all of them,
+with a bootstrap interval (systems resampled within each set).
 A metric's rank is its cluster: a new cluster starts at a metric that some metric of the current one
 beats with p <= the level (MTME's ``AssignRanks``). Every row says its test, draws and seed.
 """
@@ -18,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.errors import MissingSystemsError
+from mtmeta.stats import two_level_bootstrap
 from mtmeta.stats.permutation import MetricRanking, rank_metrics
 
 CLUSTER_COLUMNS = ["dataset", "lp", "human_score", "level", "statistic", "grouping", "aggregation", "rank", "metric",
@@ -88,7 +90,29 @@ def pooled_clusters(pairs: list[PairMetrics], human_score: str, k: int = 1000, s
                            k=k, seed=seed, threshold=level, set_sizes=sizes)
     summary = {"dataset": "+".join(dict.fromkeys(p.summary["dataset"] for p in pairs)),
                "lp": "+".join(f"{p.summary['dataset']}/{p.summary['lp']}" for p in pairs)}
-    return _rows(summary, human_score, "system", "global_accuracy", "pooled", "corpus", ranking, int(sum(sizes)))
+    table = _rows(summary, human_score, "system", "global_accuracy", "pooled", "corpus", ranking, int(sum(sizes)))
+    intervals = pooled_intervals(golds, scores, k, seed, level)
+    return table.assign(**{column: [intervals[m][column] for m in table["metric"]] for column in INTERVAL_COLUMNS})
+
+
+# The global accuracy's interval (beside its cluster): a percentile bootstrap resampling systems within
+# each set, the same draws for every metric.
+INTERVAL_COLUMNS = ["low", "high", "interval_method", "draws"]
+
+
+def pooled_intervals(golds: list[np.ndarray], scores: dict[str, list[np.ndarray]], draws: int, seed: int,
+                     level: float) -> dict[str, dict]:
+    """Each metric's (1 - ``level``) interval of the pooled pairwise accuracy: the systems of each set
+    resampled (set k with seed + k), pairs of copies of one system left out, the pairs pooled."""
+    plans = [two_level_bootstrap.resampling_plan(len(gold), 1, "systems", draws, seed + k)
+             for k, gold in enumerate(golds)]
+    intervals = {}
+    for metric, vectors in scores.items():
+        interval = two_level_bootstrap.pooled_accuracy_interval(
+            [(gold, vector, plan) for gold, vector, plan in zip(golds, vectors, plans, strict=True)], alpha=level)
+        intervals[metric] = {"low": interval.low, "high": interval.high, "interval_method": interval.method,
+                             "draws": interval.draws}
+    return intervals
 
 
 def _rows(summary: dict, human_score: str, level: str, statistic: str, grouping: str, aggregation: str,

@@ -97,3 +97,41 @@ def primary_human_score(human: pd.DataFrame, preferred: str = "gt_others") -> st
         if name in declared:
             return name
     raise ValueError(f"no human score {preferred!r} (have: {', '.join(available) or 'none'})")
+
+
+# Human scores as a reader knows them (the column heads of summary_markdown).
+SIGNAL_NAMES = {"gt_others": "> others", "ge_others": "≥ others", "expected_wins": "expected wins",
+                OFFICIAL: "official", "mqm": "MQM"}
+
+
+def summary_markdown(table: pd.DataFrame, full_table: str) -> str:
+    """The system-level table for reading: per dataset, metrics (rows) by language pair (columns), each
+    cell Pearson's r with the pair's primary human score ("> others"; the official score for a pair
+    without judgments; an mt-metrics-eval set's first score), that score and the number of systems
+    in the column's head. Every other human score, Spearman, Kendall, p-values and signatures are in ``full_table``
+    (named in the opening line), the TSV this Markdown sits beside."""
+    def primary(scores: pd.Series) -> str:
+        for name in ("gt_others", OFFICIAL):
+            if (scores == name).any():
+                return name
+        return scores.iloc[0]
+
+    chosen = table.groupby(["dataset", "lp"], sort=False)["human_score"].transform(primary)
+    rows = table[table["human_score"] == chosen]
+    lines = [f"System-level Pearson's r of each metric with each pair's primary human score; one table per "
+             f"dataset. Every human score, Spearman, Kendall, the p-values and the metric signatures: "
+             f"`{full_table}` ({len(table)} rows).", ""]
+    for dataset, group in rows.groupby("dataset", sort=False):
+        pairs = list(dict.fromkeys(group["lp"]))
+        heads = group.groupby("lp", sort=False).agg(score=("human_score", "first"), n=("n_systems", "max"))
+        lines += [f"**{dataset}**", "",
+                  "| metric | " + " | ".join(f"{lp} ({SIGNAL_NAMES.get(heads.at[lp, 'score'], heads.at[lp, 'score'])}, "
+                                             f"n={int(heads.at[lp, 'n'])})" for lp in pairs) + " |",
+                  "|---|" + "---:|" * len(pairs)]
+        wide = group.pivot_table(index="metric", columns="lp", values="pearson", sort=False, dropna=False)
+        for metric in dict.fromkeys(group["metric"]):
+            cells = ["" if lp not in wide or pd.isna(wide.at[metric, lp]) else f"{wide.at[metric, lp]:.3f}"
+                     for lp in pairs]
+            lines.append(f"| {metric} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)

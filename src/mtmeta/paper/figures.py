@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import math
-import textwrap
+import re
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
+# Every text is drawn as written: labels carry names from the data (systems, metrics, signatures), and
+# a "$" in one would otherwise start matplotlib's mathtext (a ParseFatalException on an odd count).
+# Every figure module imports pyplot from here, so this one setting covers them all.
+matplotlib.rcParams["text.parse_math"] = False
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -16,7 +20,7 @@ import pandas as pd  # noqa: E402
 from mtmeta.io import atomic_path  # noqa: E402
 
 HUMAN_LABELS = {"gt_others": "human: > others", "ge_others": "human: ≥ others", "expected_wins": "human: expected wins",
-                "official": "human: official score"}
+                "official": "human: official score", "mqm": "human: MQM"}
 
 # The overview's heatmaps: a perceptually uniform, colour-blind-safe sequential map (dark low, light
 # high), each panel over its own range (panel_scale), spaced by Fisher's z (correlation_norm).
@@ -164,16 +168,17 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
     rows = math.ceil(len(panels) / columns)
     lower_is_better = any(reads_negated(panel, panel.get("human_score", human_score)) for panel in panels)
     y_label = f"{metric_id} (lower is better)" if lower_is_better else metric_id
-    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.1 * rows + 0.5), squeeze=False)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.5 * rows + 0.5), squeeze=False)
     for ax, panel in zip(axes.flat, panels, strict=False):
         table: pd.DataFrame = panel["table"]
         x = panel.get("human_score", human_score)
         ax.scatter(table[x], table["score"], s=18, color="tab:blue")
-        ax.margins(x=0.08, y=0.1)  # room for the labels of the outermost points
+        ax.margins(x=0.1, y=0.12)  # room for the labels of the outermost points
         for _, row in table.iterrows():
-            ax.annotate(str(row["system"])[:14], (row[x], row["score"]), fontsize=MIN_FONT, color="0.2",
+            # Not part of the layout: place_labels keeps every label inside its axes.
+            ax.annotate(short_name(row["system"]), (row[x], row["score"]), fontsize=MIN_FONT, color="0.2",
                         xytext=LABEL_OFFSETS[0][:2], textcoords="offset points", ha=LABEL_OFFSETS[0][2],
-                        va=LABEL_OFFSETS[0][3])
+                        va=LABEL_OFFSETS[0][3], in_layout=False)
         ax.set_title(f"{panel['title']}\nr = {number(panel['pearson'], 3)}, n = {len(table)}", fontsize=8)
         ax.set_xlabel(panel.get("human_label", HUMAN_LABELS.get(x, x)), fontsize=7)
         ax.set_ylabel(y_label, fontsize=7)
@@ -187,25 +192,62 @@ def system_scatter(panels: list[dict], metric_id: str, human_score: str, outputs
         title += f"; lower {metric_id} is better, so r is Pearson's r of -{metric_id}"
     top_title(fig, f"{title}\n{signature}" if signature else title, 8)
     fixed_tight_layout(fig)
-    for ax in list(axes.flat)[:len(panels)]:
-        place_labels(ax)
+    drawn_axes = list(axes.flat)[:len(panels)]
+    hidden = [place_labels(ax) for ax in drawn_axes]
+    if any(hidden):
+        # A panel too crowded to label every point names the others under its x label; the layout
+        # is redone for those lines and the labels placed again.
+        xlabels = [ax.get_xlabel() for ax in drawn_axes]
+        for ax, xlabel, names in zip(drawn_axes, xlabels, hidden, strict=True):
+            ax.set_xlabel(xlabel + unlabelled_note(names, ax), fontsize=7)
+        fixed_tight_layout(fig)
+        for ax, xlabel in zip(drawn_axes, xlabels, strict=True):
+            for line in ax.lines[:]:
+                line.remove()  # leader lines
+            for label in ax.texts:
+                label.set_visible(True)
+            names = place_labels(ax)
+            ax.set_xlabel(xlabel + unlabelled_note(names, ax), fontsize=7)
     save(fig, outputs)
     return fig
 
 
-# Where a point's label may go (offset in points, horizontal and vertical alignment), first choice first.
+def short_name(system) -> str:
+    """A system's name as its point's label: at most 14 characters, a cut one ending in "…"."""
+    name = str(system)
+    return name if len(name) <= 14 else name[:13] + "…"
+
+
+def unlabelled_note(names: list[str], ax) -> str:
+    """The lines under a panel's x label that name the points left without a label (no room)."""
+    if not names:
+        return ""
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    return "\n" + "\n".join(wrapped(f"not labelled (no room): {', '.join(names)}", width, 7))
+
+
+# Where a point's label may go (offset in points, horizontal and vertical alignment), first choice first:
+# beside the point, then further out in eight directions (a thin line then joins label and point).
 LABEL_OFFSETS = [(3, 3, "left", "bottom"), (3, -3, "left", "top"), (-3, 3, "right", "bottom"),
                  (-3, -3, "right", "top"), (3, 10, "left", "bottom"), (3, -10, "left", "top"),
                  (-3, 10, "right", "bottom"), (-3, -10, "right", "top")]
+LABEL_OFFSETS += [(dx * far, dy * far, ha, va) for far in (1, 2, 3) for dx, dy, ha, va in (
+    (8, 0, "left", "center"), (-8, 0, "right", "center"), (0, 9, "center", "bottom"), (0, -9, "center", "top"),
+    (7, 14, "left", "bottom"), (7, -14, "left", "top"), (-7, 14, "right", "bottom"), (-7, -14, "right", "top"))]
+LEADER_FROM = 9  # points: a label further than this from its point gets a line to it
 
 
-def place_labels(ax) -> None:
+def place_labels(ax) -> list[str]:
     """Move each point label of ``ax`` (its annotations) to the first of ``LABEL_OFFSETS`` where it
-    overlaps no point, no label placed before it, and stays inside the axes; where none is free, to the one
-    overlapping least. Greedy, in the order the labels were added; run after the layout is final."""
+    overlaps no point, no label placed before it, and stays inside the axes. Greedy, in the order the
+    labels were added; run after the layout is final. A label with no free place is hidden rather than
+    drawn over another: the texts of those are returned (the caller names them)."""
+    from matplotlib.lines import Line2D
     from matplotlib.transforms import Bbox
 
     renderer = ax.figure.canvas.get_renderer()
+    ax.get_xlim(), ax.get_ylim()  # the limits as drawn (autoscaled now), then kept: leader lines do not move them
+    ax.set_autoscale_on(False)
     frame = ax.get_window_extent(renderer)
     # The points themselves are obstacles too (a square of the marker's size around each).
     radius = 2.2 * ax.figure.dpi / 72  # s=18 markers: about 4.2 points across
@@ -217,26 +259,46 @@ def place_labels(ax) -> None:
         h = min(a.y1, b.y1) - max(a.y0, b.y0)
         return w * h if w > 0 and h > 0 else 0.0
 
+    hidden = []
     for label in ax.texts:
         if not hasattr(label, "xyann"):
             continue
-        best = None
+        free = None
+        # The label's size is measured once; each candidate's box follows from the point, the offset
+        # and the alignment (with 1.5 px of room around it, so that no two labels touch).
+        size = label.get_window_extent(renderer)
+        px, py = ax.transData.transform(label.xy)
+        scale = ax.figure.dpi / 72
         for dx, dy, ha, va in LABEL_OFFSETS:
-            label.xyann = (dx, dy)
-            label.set_ha(ha)
-            label.set_va(va)
-            box = label.get_window_extent(renderer)
-            outside = (box.width * box.height) - overlap(box, frame)
-            cost = sum(overlap(box, other) for other in placed) + outside
-            if best is None or cost < best[0]:
-                best = (cost, (dx, dy, ha, va), box)
-            if cost == 0:
+            x = px + dx * scale - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * size.width
+            y = py + dy * scale - {"bottom": 0.0, "center": 0.5, "top": 1.0}[va] * size.height
+            box = Bbox.from_extents(x - 1.5, y - 1.5, x + size.width + 1.5, y + size.height + 1.5)
+            inside = overlap(box, frame) >= box.width * box.height - 1e-6
+            if inside and not any(overlap(box, other) > 0 for other in placed):
+                free = (dx, dy, ha, va, box)
                 break
-        _, (dx, dy, ha, va), box = best
+        if free is None:
+            label.set_visible(False)
+            hidden.append(label.get_text())
+            continue
+        dx, dy, ha, va, box = free
         label.xyann = (dx, dy)
         label.set_ha(ha)
         label.set_va(va)
+        if math.hypot(dx, dy) > LEADER_FROM:  # a line from the point to the label's nearest edge, under both
+            point = ax.transData.transform(label.xy)
+            edge = ax.transData.inverted().transform(_nearest_edge(box, point))
+            ax.add_line(Line2D([label.xy[0], edge[0]], [label.xy[1], edge[1]], color="0.65", linewidth=0.5,
+                               zorder=0.5))
         placed.append(box)
+    return hidden
+
+
+def _nearest_edge(box, point) -> tuple[float, float]:
+    """The point of ``box``'s outline (pixels) nearest to ``point``."""
+    x = min(max(point[0], box.x0), box.x1)
+    y = min(max(point[1], box.y0), box.y1)
+    return x, y
 
 
 def sweep_figure(table: pd.DataFrame, parameters: list[str], title: str, outputs: list[str | Path]):
@@ -335,9 +397,26 @@ def meteor_tuning_figure(alpha_table: pd.DataFrame, gamma_table: pd.DataFrame, o
 
 def wrapped(text: str, inches: float, points: float) -> list[str]:
     """``text`` in lines that fit ``inches`` at ``points`` (an average character is taken as 0.6 of
-    the font size wide, which DejaVu Sans stays under), broken at spaces only."""
+    the font size wide, which DejaVu Sans stays under), broken at spaces but not after ">" or "≥"
+    ("> others" stays whole); a word longer than a line (a metric's signature,
+    "BLEU|nrefs:1|case:mixed|...") is also broken after its "|"."""
     chars = max(8, int(inches * 72 / (0.6 * points)))
-    return textwrap.wrap(text, width=chars, break_on_hyphens=False, break_long_words=False) or [""]
+    glue = "\ue000"  # "> others", "≥ others": a comparison stays with its word
+    text = re.sub(r"(?<=[>≥<≤]) ", glue, text)
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        pieces = [word] if len(word) <= chars else [p for p in re.split(r"(?<=\|)", word) if p]
+        for k, piece in enumerate(pieces):
+            candidate = (line + ("" if k else " ") + piece) if line else piece
+            if line and len(candidate) > chars:
+                lines.append(line)
+                line = piece
+            else:
+                line = candidate
+    if line:
+        lines.append(line)
+    return [line.replace(glue, " ") for line in lines] or [""]
 
 
 def line_height(points: float) -> float:
@@ -415,17 +494,14 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
     number of metrics and columns."""
     from matplotlib import colormaps
 
-    from mtmeta.paper.overview import LEVELS, left_out_note
+    from mtmeta.paper.overview import LEVELS, left_out_note, panel_title
 
     table = table.assign(column=table["dataset"] + " " + table["lp"])
     all_columns = list(dict.fromkeys(table["column"]))
     all_metrics = list(dict.fromkeys(table["metric"]))
     scored = set(zip(table["metric"], table["column"], strict=True))
     panels, missing_panels = [], []
-    for value, title in (
-            ("pearson", "System-level Pearson with > others (official score where a pair has no judgments); "
-                        "* top Williams group"),
-            ("segment_tau", "Segment-level Kendall tau (each year's WMT variant; tau_wmt14 on the evaluator set)")):
+    for value in ("pearson", "segment_tau"):
         full = table.pivot_table(index="metric", columns="column", values=value, dropna=False).reindex(
             index=all_metrics, columns=all_columns)
         has = full.notna()
@@ -434,8 +510,10 @@ def overview_figure(table: pd.DataFrame, outputs: list[str | Path]):
         if not metrics:  # a panel with no values at all is left out, and the title says so
             missing_panels.append(f"no {value.replace('_', ' ')} panel: {LEVELS[value]} on any pair")
             continue
+        # The title names the human signal of each column shown (> others, the official score, MQM).
+        title = panel_title(table, value, columns) + ("; * top Williams group" if value == "pearson" else "")
         panels.append((value, title, metrics, columns, full.loc[metrics, columns].to_numpy(dtype=float),
-                       left_out_note(table, metrics, columns, LEVELS[value])))
+                       left_out_note(table, metrics, columns, value)))
     if not panels:
         fig = plt.figure(figsize=(6, 1.2))
         figure_title(fig, "Metric overview: no values to show (" + "; ".join(missing_panels) + ")", 9)

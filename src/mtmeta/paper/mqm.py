@@ -59,6 +59,32 @@ def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: 
     return pd.DataFrame(rows)
 
 
+def ranking_panels(protocols: pd.DataFrame, clusters: pd.DataFrame, global_accuracy: pd.DataFrame) -> list[dict]:
+    """The panels of the ranking figure (:func:`mtmeta.paper.mqm_figures.ranking_figure`): the global
+    pairwise accuracy with its interval, then each MQM set's system-level Pearson with its cluster
+    and interval (MT systems; human translations left out)."""
+    from mtmeta.paper.overview import signal_name
+
+    panels = []
+    if len(global_accuracy):
+        intervals = [c for c in ("low", "high") if c in global_accuracy]
+        panels.append({"title": "global pairwise accuracy with MQM, all MQM sets", "xlabel": "pairwise accuracy",
+                       "table": global_accuracy[["metric", "value", "rank", *intervals]]})
+    pearson = protocols[(protocols["level"] == "system") & (protocols["statistic"] == "pearson")
+                        & (protocols["aggregation"] == "corpus") & (protocols["human_translations"] == "excluded")]
+    ranked = clusters[(clusters["level"] == "system") & (clusters["statistic"] == "pearson")]
+    for (dataset, lp), group in ranked.groupby(["dataset", "lp"], sort=False):
+        if dataset not in set(protocols["dataset"]):
+            continue
+        intervals = pearson[(pearson["dataset"] == dataset) & (pearson["lp"] == lp)
+                            & (pearson["human_score"] == group["human_score"].iloc[0])]
+        rows = group.merge(intervals[["metric", "low", "high"]], on="metric", how="left")
+        signal = signal_name(group["human_score"].iloc[0])
+        panels.append({"title": f"{dataset} {lp}: system-level Pearson with {signal}",
+                       "xlabel": "Pearson (MT systems)", "table": rows[["metric", "value", "rank", "low", "high"]]})
+    return panels
+
+
 def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None) -> str:
     """One block per MQM set (metrics by system-level Pearson), then the global accuracy ranking."""
     lines = ["# mt-metrics-eval's protocols on the MQM sets", "",
@@ -90,29 +116,45 @@ def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None
         pairs = global_accuracy["lp"].iloc[0].replace("+", ", ")
         lines += [f"## Global pairwise accuracy over {pairs}", "",
                   "System pairs pooled over the sets (Kocmi et al. 2021), the metrics scored on all of them; "
-                  "(n) = cluster (PERM-BOTH).", "", "| rank | metric | accuracy |", "|---:|---|---:|"]
+                  "(n) = cluster (PERM-BOTH)" + ("; 95% interval: systems resampled within each set." if
+                                                 "low" in global_accuracy else "."), ""]
+        with_interval = "low" in global_accuracy
+        lines += (["| rank | metric | accuracy | 95% interval |", "|---:|---|---:|---:|"] if with_interval
+                  else ["| rank | metric | accuracy |", "|---:|---|---:|"])
         for _, row in global_accuracy.iterrows():
             rank = "-" if pd.isna(row["rank"]) else int(row["rank"])  # "-": undefined, not ranked
-            lines.append(f"| {rank} | {row['metric']} | {row['value']:.3f} |")
+            interval = f" [{row['low']:.3f}, {row['high']:.3f}] |" if with_interval else ""
+            lines.append(f"| {rank} | {row['metric']} | {row['value']:.3f} |{interval}")
         lines.append("")
     return "\n".join(lines)
 
 
 def human_translations_table(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
     """Per MQM set with human translations and metric: system-level Pearson and pairwise accuracy
-    without and with them, and the change."""
+    without and with them, and the change; each value's 95% interval (``excluded_low`` ...) where the
+    protocols have intervals."""
     table = _primary(protocols[(protocols["level"] == "system") & (protocols["aggregation"] == "corpus")
                                & protocols["statistic"].isin(["pearson", "accuracy"])], summaries)
-    wide = table.pivot_table(index=["dataset", "lp", "metric", "statistic"], columns="human_translations",
-                             values="value", sort=False)
+    columns = ["dataset", "lp", "metric", "statistic", "excluded", "included", "change", "human_translations"]
+    bounds = [c for c in ("low", "high") if c in table]
+    keys = ["dataset", "lp", "metric", "statistic"]
+    wide = table.pivot_table(index=keys, columns="human_translations", values="value", sort=False)
     if "included" not in wide:
-        return pd.DataFrame(columns=["dataset", "lp", "metric", "statistic", "excluded", "included", "change",
-                                     "human_translations"])
+        return pd.DataFrame(columns=columns)
     wide = wide.dropna(subset=["included"]).reset_index()
     wide["change"] = wide["included"] - wide["excluded"]
     wide["human_translations"] = [", ".join(summaries[(d, lp)].get("human_translations", []))
                                   for d, lp in zip(wide["dataset"], wide["lp"], strict=True)]
-    return wide[["dataset", "lp", "metric", "statistic", "excluded", "included", "change", "human_translations"]]
+    # Each value's interval (the protocols' bootstrap), where the protocols have them: excluded_low ...
+    intervals = []
+    for bound in bounds:
+        part = table.pivot_table(index=keys, columns="human_translations", values=bound, sort=False, dropna=False)
+        part.columns = [f"{c}_{bound}" for c in part.columns]
+        intervals.append(part)
+    if intervals:
+        wide = wide.merge(pd.concat(intervals, axis=1).reset_index(), on=keys, how="left")
+    extra = [f"{side}_{bound}" for side in ("excluded", "included") for bound in bounds if f"{side}_{bound}" in wide]
+    return wide[columns + extra]
 
 
 def categories_table(categories: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:

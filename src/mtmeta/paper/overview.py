@@ -25,7 +25,23 @@ def overview_table(system_level: pd.DataFrame, segment_level: pd.DataFrame, rank
                     "three_way_accuracy"]]
     table = sys_part.merge(seg_part, on=["dataset", "lp", "metric"], how="outer")
     table = table.merge(ranks[["dataset", "lp", "metric", "rank"]], on=["dataset", "lp", "metric"], how="left")
-    return table.rename(columns={"rank": "williams_rank"})
+    return in_study_order(table, [sys_part, seg_part]).rename(columns={"rank": "williams_rank"})
+
+
+def in_study_order(table: pd.DataFrame, parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """``table``'s rows in the order of ``parts``: pairs and metrics as they first appear there (the
+    study's order, system-level pairs first), not sorted by name as an outer merge sorts them (which
+    put the evaluator set's segment-only rows, their system-level cells empty, at the top)."""
+    pairs: dict[tuple[str, str], int] = {}
+    metrics: dict[str, int] = {}
+    for part in parts:
+        for pair in zip(part["dataset"], part["lp"], strict=True):
+            pairs.setdefault(pair, len(pairs))
+        for metric in part["metric"]:
+            metrics.setdefault(metric, len(metrics))
+    key = pd.DataFrame({"pair": [pairs[p] for p in zip(table["dataset"], table["lp"], strict=True)],
+                        "metric": table["metric"].map(metrics)}, index=table.index)
+    return table.loc[key.sort_values(["pair", "metric"], kind="stable").index].reset_index(drop=True)
 
 
 def primary_rows(system_level: pd.DataFrame) -> pd.DataFrame:
@@ -45,6 +61,79 @@ def primary_rows(system_level: pd.DataFrame) -> pd.DataFrame:
 # a pair or a metric out): the evaluator set has no system-level human score, and WMT14's
 # out-of-English pairs have official system scores but no segment-level judgments.
 LEVELS = {"pearson": "no system-level human score", "segment_tau": "no segment-level judgments"}
+# The human scores computed from the WMT relative rankings (pairwise judgments of segments), and the
+# official score a dataset reads; any other primary score is an mt-metrics-eval set's (MQM, DA).
+RANKING_SCORES = ("gt_others", "ge_others", "expected_wins")
+OFFICIAL = "official"
+SIGNAL_NAMES = {"gt_others": "> others", "ge_others": "≥ others", "expected_wins": "expected wins",
+                OFFICIAL: "the official score", "mqm": "MQM"}
+
+
+def signal_name(human_score: str) -> str:
+    """A human score as a title names it ("> others", "MQM")."""
+    return SIGNAL_NAMES.get(human_score, human_score)
+
+
+def column_signals(table: pd.DataFrame) -> dict[str, str | None]:
+    """Each "dataset lp" column's primary human score (the table's ``human_score``), None where the
+    pair has no system-level human score (the evaluator set)."""
+    signals: dict[str, str | None] = {}
+    for dataset, lp, score in zip(table["dataset"], table["lp"], table.get("human_score", [None] * len(table)),
+                                  strict=True):
+        column = f"{dataset} {lp}"
+        if isinstance(score, str) and score:
+            signals[column] = score
+        else:
+            signals.setdefault(column, None)
+    return signals
+
+
+def is_mtme_signal(human_score: str | None) -> bool:
+    """Whether a primary human score is an mt-metrics-eval set's (MQM, DA), not one of the scores
+    of the relative rankings or an official score."""
+    return bool(human_score) and human_score not in RANKING_SCORES and human_score != OFFICIAL
+
+
+def missing_reason(value: str, human_score: str | None) -> str:
+    """Why a pair with primary human score ``human_score`` has no ``value`` (``LEVELS``): an MQM
+    set's segment level is not a relative-ranking tau; its segment-level agreement is in the MQM
+    tables."""
+    if value == "segment_tau" and is_mtme_signal(human_score):
+        return (f"{signal_name(human_score)} is segment-level, but not pairwise rankings: its segment-level "
+                "agreement is in the MQM tables")
+    return LEVELS.get(value, "no value")
+
+
+def compact_columns(columns: list[str], all_columns: list[str]) -> str:
+    """Columns named compactly: a dataset whose every column is in ``columns`` by its name alone
+    ("wmt21"), the others as "wmt14 en-cs, en-de"."""
+    by_dataset: dict[str, list[str]] = {}
+    for item in all_columns:
+        by_dataset.setdefault(item.partition(" ")[0], []).append(item)
+    whole = [d for d, items in by_dataset.items() if set(items) <= set(columns)]
+    rest = [c for c in columns if c.partition(" ")[0] not in whole]
+    return "; ".join([*(whole and [", ".join(whole)]), *([compact_pairs(rest)] if rest else [])])
+
+
+def signals_text(table: pd.DataFrame, columns: list[str]) -> str:
+    """Which human score each of ``columns`` uses, grouped: "> others on wmt12, wmt13; MQM on wmt21"."""
+    signals = column_signals(table)
+    all_columns = list(signals)
+    groups: dict[str, list[str]] = {}
+    for column in columns:
+        groups.setdefault(signals.get(column) or "none", []).append(column)
+    if len(groups) == 1:
+        return signal_name(next(iter(groups)))
+    return "; ".join(f"{signal_name(score)} on {compact_columns(cols, all_columns)}" for score, cols in groups.items())
+
+
+def panel_title(table: pd.DataFrame, value: str, columns: list[str]) -> str:
+    """The title of the overview's panel (and Markdown table) of ``value``, naming the human signal
+    each of its ``columns`` is compared with."""
+    if value == "pearson":
+        return f"System-level Pearson with the human score of each pair: {signals_text(table, columns)}"
+    return ("Segment-level Kendall tau with pairwise human rankings of segments (the WMT12-14 relative "
+            "rankings, each year's WMT variant; the evaluator set's judgments, tau_wmt14)")
 
 
 def compact_pairs(items: list[str]) -> str:
@@ -56,16 +145,20 @@ def compact_pairs(items: list[str]) -> str:
     return "; ".join(f"{dataset} {', '.join(lps)}" for dataset, lps in by_dataset.items())
 
 
-def left_out_note(table: pd.DataFrame, kept_metrics: list[str], kept_columns: list[str], missing: str) -> str:
-    """What a table or heatmap of one value leaves out and why: the columns (``table``'s "dataset lp")
-    not in ``kept_columns``, and the metrics not in ``kept_metrics`` (they have no value on the pairs
-    they are scored on; named with those pairs). ``missing`` says what such a pair lacks
-    (``LEVELS``)."""
+def left_out_note(table: pd.DataFrame, kept_metrics: list[str], kept_columns: list[str], value: str) -> str:
+    """What a table or heatmap of ``value`` leaves out and why: the columns (``table``'s "dataset lp")
+    not in ``kept_columns``, grouped by what such a pair lacks (:func:`missing_reason`), and the
+    metrics not in ``kept_metrics`` (they have no value on the pairs they are scored on; named with
+    those pairs)."""
     parts = []
+    signals = column_signals(table)
     table = table.assign(column=table["dataset"] + " " + table["lp"])
     columns = [c for c in dict.fromkeys(table["column"]) if c not in kept_columns]
-    if columns:
-        parts.append(f"columns left out ({missing}): {compact_pairs(columns)}")
+    by_reason: dict[str, list[str]] = {}
+    for column in columns:
+        by_reason.setdefault(missing_reason(value, signals.get(column)), []).append(column)
+    for reason, group in by_reason.items():
+        parts.append(f"columns left out ({reason}): {compact_pairs(group)}")
     by_pairs: dict[tuple[str, ...], list[str]] = {}
     for metric, rows in table.groupby("metric", sort=False):
         if metric not in kept_metrics:
@@ -73,7 +166,8 @@ def left_out_note(table: pd.DataFrame, kept_metrics: list[str], kept_columns: li
     for pairs, metrics in by_pairs.items():
         named = compact_pairs(list(pairs))
         if set(pairs) <= set(columns):
-            parts.append(f"rows left out: {', '.join(metrics)} (scored on {named} only: {missing} there)")
+            reasons = "; ".join(dict.fromkeys(missing_reason(value, signals.get(p)) for p in pairs))
+            parts.append(f"rows left out: {', '.join(metrics)} (scored on {named} only: {reasons} there)")
         else:
             parts.append(f"rows left out: {', '.join(metrics)} (no value on the pairs scored: {named})")
     return "; ".join(parts)
@@ -81,7 +175,8 @@ def left_out_note(table: pd.DataFrame, kept_metrics: list[str], kept_columns: li
 
 def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
     """Metrics (rows) x dataset/lp (columns); cells "value (rank)", rank 1 in bold. Columns and rows
-    without a value are left out, and a line under the table names them and says why."""
+    without a value are left out, and a line under the table names them and says why. ``title`` may
+    hold "{signals}": the human scores of the columns shown (:func:`panel_title`)."""
     table = table.copy()
     table["column"] = table["dataset"] + " " + table["lp"]
 
@@ -101,20 +196,20 @@ def overview_markdown(table: pd.DataFrame, value: str, title: str) -> str:
     columns = [c for c in dict.fromkeys(table["column"]) if (wide[c] != "").any()]
     metrics = [m for m in wide.index if (wide.loc[m] != "").any()]
     wide = wide.loc[metrics, columns]
+    title = title.replace("{signals}", signals_text(table, columns))
     lines = [f"**{title}**", "", "| metric | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
     for metric, row in wide.iterrows():
         lines.append(f"| {metric} | " + " | ".join(row[c] for c in columns) + " |")
-    note = left_out_note(table, metrics, columns, LEVELS.get(value, "no value"))
+    note = left_out_note(table, metrics, columns, value)
     return "\n".join(lines) + "\n" + (f"\n{note[0].upper()}{note[1:]}.\n" if note else "")
 
 
 def overview_report(table: pd.DataFrame) -> str:
     """The overview's Markdown: system-level Pearson with Williams groups, then segment-level tau."""
-    return (overview_markdown(table, "pearson", "System-level Pearson with \"> others\" "
-                              "(for pairs without judgments, WMT14 out of English: with the official human "
-                              "score; bold: the top Williams group, one-sided p <= 0.05 starts a new group; "
+    return (overview_markdown(table, "pearson", "System-level Pearson with the human score of each pair: {signals} "
+                              "(bold: the top Williams group, one-sided p <= 0.05 starts a new group; "
                               "otherwise the group number; 95% intervals are in the TSV)")
             + "\n"
             + overview_markdown(table.drop(columns="williams_rank"), "segment_tau",
-                                "Segment-level Kendall tau (each year's WMT variant; on the evaluator set, "
-                                "tau_wmt14; its three-way accuracy is in the TSV)"))
+                                panel_title(table, "segment_tau", []) + "; on the evaluator set its three-way "
+                                "accuracy is in the TSV"))

@@ -99,3 +99,21 @@ def test_clusters_and_categories_and_export(tmp_path):
     assert [f.name for f in files] == ["toy-refA.sys.score", "toy-refA.seg.score"]
     lines = files[0].read_text().splitlines()
     assert lines[0].split("\t")[0] == "refB" and float(lines[0].split("\t")[1]) == pytest.approx(-0.2)
+
+
+def test_global_accuracy_has_a_bootstrap_interval_beside_its_cluster():
+    from mtmeta.metaeval.clusters import pooled_clusters
+
+    _, pair = _pair()
+    gold = pair.human.set_index("system")["mqm"]
+    swapped = gold.rename({"s1": "s2", "s2": "s1"})  # s1 and s2 the wrong way round: 5 of 6 pairs agree
+    systems, segments = oriented({"toy": swapped.rename("score").reset_index(),
+                                  "perfect": gold.rename("score").reset_index()}, {}, {"toy": True, "perfect": True})
+    one = PairMetrics(pair.summary, pair.human, pair.human_segments, systems, segments)
+    table = pooled_clusters([one, one], "mqm", k=200, seed=3).set_index("metric")
+    assert list(table.columns[-4:]) == ["low", "high", "interval_method", "draws"]
+    # A metric that orders the systems as MQM does agrees on every pair of every draw.
+    assert (table.at["perfect", "value"], table.at["perfect", "low"], table.at["perfect", "high"]) == (1.0, 1.0, 1.0)
+    toy = table.loc["toy"]
+    assert toy["value"] == pytest.approx(5 / 6) and toy["low"] < toy["value"] < toy["high"] <= 1.0
+    assert (toy["interval_method"], toy["draws"]) == ("boot-systems", 200)

@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -215,3 +216,17 @@ def test_a_page_too_long_for_a_data_url_is_written_as_a_compressed_loader(tmp_pa
     # A small table stays a plain page; so does a figure's page, which gzip cannot make smaller.
     small = report_page.render(b"a\tb\n1\t2\n", "results/small.tsv")
     assert "DecompressionStream" not in small and "<table>" in small
+
+
+def test_the_landing_text_carries_the_style_that_keeps_it_beside_the_menu():
+    # Snakemake renders the workflow description with docutils (raw HTML allowed) after Jinja.
+    import jinja2
+    from docutils.core import publish_parts
+
+    repo = Path(__file__).resolve().parents[3]
+    text = jinja2.Environment().from_string((repo / "workflow/report/workflow.rst").read_text()).render()
+    body = publish_parts(text, writer_name="html")["html_body"]
+    style = body[body.index("<style>"):body.index("</style>")]
+    assert "#app > div > nav + div > * { margin: auto; }" in style
+    assert "flex: none; width: min(32rem, 40vw);" in style
+    assert "System Message" not in body
