@@ -23,7 +23,7 @@ import os
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -168,6 +168,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 # ------------------------------------------------------------------ the request
+UNIT_SCALE_WIDTH = 4  # sacrebleu's form's default width when a metric scores on the unit interval
+
+
 @dataclass
 class Request:
     """The command line read: which metrics, references and systems, and how to print."""
@@ -504,6 +507,9 @@ def _score(args) -> int:
         raise MtmetaError("--level segment scores one --hyp file, without --confidence or paired tests (as "
                           "sacrebleu's -sl)")
     built = build_metrics(args, resolved, config)
+    if request.sacrebleu_form and args.width is None and any(metric.score_scale <= 1 for _, metric in built):
+        # sacrebleu's one decimal is for scores out of 100; a METEOR of 0.4 would say nothing
+        request = replace(request, width=UNIT_SCALE_WIDTH)
     if request.segment_level:
         return _segment_level(args, request, built, systems[0], refs)
     if not request.test and not args.confidence and len(systems) == 1:

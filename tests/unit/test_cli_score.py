@@ -46,6 +46,19 @@ def test_sacrebleus_form_defaults_to_bleu_json_one_decimal(files, capsys):
     assert record["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|") and record["nrefs"] == "2"
 
 
+def test_a_score_on_the_unit_interval_keeps_four_decimals_in_sacrebleus_form(files, capsys):
+    """sacrebleu's one decimal is for scores out of 100: hLEPOR's 0.76 would print as 0.8."""
+    from mtmeta.metrics import get
+
+    exact = get("hlepor").corpus_score(get("hlepor").stats(HYP, [REF1]))
+    code, out, _ = score(capsys, "ref1.txt", "-i", "hyp.txt", "-m", "hlepor", "-f", "text")
+    assert code == 0 and out.rstrip().endswith(f"= {exact:.4f}") and round(exact, 1) != round(exact, 4)
+    code, out, _ = score(capsys, "ref1.txt", "-i", "hyp.txt", "-m", "hlepor", "-f", "text", "-w", "2")
+    assert code == 0 and out.rstrip().endswith(f"= {exact:.2f}")  # an explicit width wins
+    code, out, _ = score(capsys, "ref1.txt", "-i", "hyp.txt", "-m", "bleu", "-f", "text")
+    assert code == 0 and " = 45.1 70.6/" in out  # BLEU alone keeps sacrebleu's width
+
+
 def test_the_two_forms_are_told_apart_by_how_metrics_are_named(files, capsys):
     mtmeta_form = score(capsys, "bleu", "--ref", "ref1.txt", "--ref", "ref2.txt", "--hyp", "hyp.txt")[1]
     assert mtmeta_form.startswith("48.530827\tBLEU|nrefs:2|")

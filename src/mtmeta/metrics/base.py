@@ -248,6 +248,9 @@ class Metric(ABC):
 
     name: ClassVar[str]
     higher_is_better: ClassVar[bool] = True
+    # The largest score: 100 for sacrebleu's percentages (BLEU, chrF, TER), 1 for scores on the unit
+    # interval (METEOR, LEPOR), whose one decimal in sacrebleu's text form would say nothing.
+    score_scale: ClassVar[float] = 100
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

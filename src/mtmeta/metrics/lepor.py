@@ -99,6 +99,7 @@ def harmonic(values: list[np.ndarray], weights: list[float]) -> np.ndarray:
 
 class HLEPOR(Metric):
     name = "hlepor"
+    score_scale = 1
     PARAM_RANGES: ClassVar[dict] = {"alpha": Range(0, 1000, low_open=True), "beta": Range(0, 1000, low_open=True),
                                     "weight_lp": Range(0, 1000), "weight_npp": Range(0, 1000),
                                     "weight_hpr": Range(0, 1000), "window": Range(0, 5000)}

@@ -205,3 +205,16 @@ def test_beam_must_be_a_positive_whole_number(resources, beam):
     with pytest.raises(ConfigError, match=r"meteor: parameter beam=\S+ (is out of range; expected >= 1|has the "
                                           r"wrong type; expected beam: int \(default 40, >= 1 and <= 1,000\))"):
         meteor(resources, beam=beam)
+
+
+def test_english_function_words_on_another_language_are_said(resources, caplog):
+    """The jar's choice (English function words for every language) is kept by default, and said."""
+    german = metrics.get("meteor", lang="de", tokenize="none", resources=str(resources), modules=["exact"])
+    with caplog.at_level("WARNING", logger="mtmeta.metrics.meteor"):
+        german.stats(["der Hund"], [["der Hund bellt"]])
+    assert "target language de: English function words, as the Meteor 1.5 jar uses" in caplog.text
+    assert "function_words=lang" in caplog.text and "fw:en(meteor15)" in german.signature()
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="mtmeta.metrics.meteor"):
+        meteor(resources).stats(["the cat"], [["the cat sat"]])
+    assert caplog.text == ""  # English: the list is the target's own

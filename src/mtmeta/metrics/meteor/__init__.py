@@ -35,6 +35,7 @@ an error naming the segment, never truncated; the longest real WMT12-14 segment 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from functools import cache
 from itertools import accumulate, chain, islice
@@ -74,6 +75,7 @@ from mtmeta.metrics.meteor.phrases import PhraseArrays
 from mtmeta.metrics.ngrams import Numbering, Registering
 from mtmeta.metrics.params import MAX_SEGMENT_WORDS, Range
 
+log = logging.getLogger(__name__)
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 METEOR_TABLES = {"en": "meteor_paraphrase_en"}  # language -> source of Meteor 1.5's own paraphrase table
 FUNCTION_WORDS = ("meteor15", "lang", "none")  # whose function-word list (see _function_word_language)
@@ -106,6 +108,7 @@ def _read_thesaurus(path: str, lowercase: bool) -> MyThes:
 
 class METEOR(Metric):
     name = "meteor"
+    score_scale = 1
     PARAM_RANGES: ClassVar[dict] = {"alpha": Range(0, 1), "beta": Range(0, 100), "gamma": Range(0, 1),
                                     "delta": Range(0, 1), "beam": Range(1, 1000), "weights": Range(0, 100),
                                     "max_words": Range(1, MAX_SEGMENT_WORDS)}
@@ -251,6 +254,11 @@ class METEOR(Metric):
                 self._synsets = self._thesaurus().synsets
             matchers["synonym"] = synonym_matcher(self._synsets)
         function_list = self._function_word_language()
+        if function_list and function_list != self.lang and self.function_words == "meteor15":
+            # the jar's choice, kept for parity; said aloud, since a reader would expect the target's list
+            log.warning("meteor: target language %s: English function words, as the Meteor 1.5 jar uses for "
+                        "every language (fw:en(meteor15) in the signature); function_words=lang uses the %s list",
+                        self.lang, self.lang)
         if function_list:
             source = f"function_words_{function_list}"
             self._function_words = read_function_words(_source_path(self.resources, source))
