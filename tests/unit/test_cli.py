@@ -235,11 +235,14 @@ def test_help_imports_no_heavy_package(argv):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
+    # evaluate's draws take the config schema's range of bootstrap.draws (one range table)
     (["evaluate", "--segment", "x.tsv", "--draws", "1000000000"],
-     "argument --draws: '1000000000' is more than 1000000, the largest count accepted; expected an integer from 1 "
-     "to 1000000"),
+     "argument --draws: '1000000000' is out of range; expected an integer from 10 to 1,000,000 (as config's "
+     "bootstrap.draws)"),
     (["evaluate", "--segment", "x.tsv", "--draws", "0"],
-     "argument --draws: '0' is not a positive integer; expected an integer from 1 to 1000000"),
+     "argument --draws: '0' is out of range; expected an integer from 10 to 1,000,000 (as config's bootstrap.draws)"),
+    (["evaluate", "--segment", "x.tsv", "--draws", "1_000"],
+     "argument --draws: '1_000' is not an integer; expected an integer from 10 to 1,000,000"),
     (["evaluate", "--segment", "x.tsv", "--seed", "4294967296"],
      "argument --seed: '4294967296' is not a seed; expected an integer from 0 to 4294967295"),
     (["evaluate", "--segment", "x.tsv", "--seed", "1_000"],
@@ -264,8 +267,8 @@ def test_seed_and_count_are_defined_once():
     import mtmeta.cli_score
 
     assert mtmeta.cli._seed is mtmeta.cli_score._seed
-    assert mtmeta.cli._positive_int is mtmeta.cli_score._positive_int
-    assert [mtmeta.cli._seed("0"), mtmeta.cli._seed(" 4294967295 "), mtmeta.cli._positive_int("1000000")] == [
+    assert not hasattr(mtmeta.cli, "_positive_int")  # evaluate's counts take the config's range instead
+    assert [mtmeta.cli._seed("0"), mtmeta.cli._seed(" 4294967295 "), mtmeta.cli_score._positive_int("1000000")] == [
         0, 4294967295, 1000000]
 
 
