@@ -11,6 +11,7 @@ from mtmeta.data.prepare import judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 from mtmeta.data.neural_scores import METRICS as NEURAL_METRICS
 from mtmeta.data.wmt21 import SOURCES as WMT21_SOURCES
+from mtmeta.data.wmt23 import SOURCES as WMT23_SOURCES
 
 MIRROR = resolve_mirror(config["data_mirror"], [Path(workflow.basedir), Path.cwd()])
 PLANS = {name: plan_fetch(name, spec, MIRROR) for name, spec in config["sources"].items()}
@@ -72,6 +73,11 @@ def dataset_sources(dataset, lp):
 def assembly_inputs(wildcards):
     """The repositories the WMT21 eval sets are assembled from (mtmeta.data.wmt21.SOURCES, by role)."""
     return {role: f"resources/{source}/manifest.json" for role, source in WMT21_SOURCES.items()}
+
+
+def wmt23_inputs(wildcards):
+    """The repositories the WMT23 side-by-side MQM sets are assembled from (mtmeta.data.wmt23.SOURCES)."""
+    return {role: f"resources/{source}/manifest.json" for role, source in WMT23_SOURCES.items()}
 
 
 def prepare_inputs(wildcards):
