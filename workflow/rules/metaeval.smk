@@ -20,6 +20,7 @@ rule evaluate_metric:
         metric=lambda wildcards: metric_entry(wildcards.metric),
         pairs=lambda wildcards: evaluation_pairs(wildcards.metric),
         bootstrap=config["bootstrap"],
+        chance_draws=config["chance"]["draws"],
     log:
         "results/logs/evaluate_metric/{metric}.log",
     benchmark:
