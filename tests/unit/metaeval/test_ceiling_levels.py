@@ -66,5 +66,22 @@ def test_slot_agreement_names_three_pairs():
 
 
 def test_unknown_statistic_is_named():
-    with pytest.raises(ValueError, match="unknown statistic 'segment_tau'; known: system_accuracy"):
+    with pytest.raises(ValueError, match="unknown statistic 'segment_tau'; known: system_pearson, system_accuracy"):
         ceiling.statistic("segment_tau")
+
+
+def test_rater_levels_from_tables_with_the_protocol_tables_statistics():
+    sxs = small_set()
+    metrics = {"chrf": ceiling.metric_scores(sxs, get("chrf"))}
+    table = ceiling.rater_levels("en-de", sxs.raters, SYSTEMS, list(range(1, 6)), metrics, seed=5, draws=10,
+                                 statistics=ceiling.ALL_STATISTICS)
+    assert list(table["statistic"].unique()) == list(ceiling.ALL_STATISTICS)
+    row = table.set_index(["statistic", "level"])
+    _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
+    for name in ("system_pearson", "segment_kendall"):
+        metric = metrics["chrf"][0].loc[SYSTEMS].to_numpy() if name.startswith("system") else \
+            metrics["chrf"][1].loc[SYSTEMS].to_numpy()
+        direct = human_ceiling(ratings, ceiling.statistic(name), metric, seed=5)
+        assert row.loc[(name, "human"), "value"] == pytest.approx(direct.human)
+        assert row.loc[(name, "metric"), "value"] == pytest.approx(direct.metric)
+        assert row.loc[(name, "chance"), "value"] == 0.0
