@@ -75,6 +75,7 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["test_significance"] == counts["rank_metrics"] == 1
     assert counts["export_metric_scores"] == 8
     assert counts["paper_mqm"] == 1
+    assert counts["ceiling_levels"] == 2  # the human ceiling on the two three-rater WMT23 sets
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
     # The Meteor settings on WMT12, the WMT13 dev subset and WMT14, English->Czech.

@@ -158,6 +158,9 @@ def target_pair(target):
 # Meta-evaluation (metaeval.smk): one job per metric, joined into the study-wide tables.
 # The pairs whose MQM error annotation the category analysis reads (config paper.mqm.categories).
 CATEGORY_LPS = [target_pair(t) for t in config["paper"].get("mqm", {}).get("categories", [])]
+# The pairs with several human ratings of the same outputs (WMT23 side-by-side MQM, three raters per
+# segment): the human ceiling beside the metrics (rule ceiling_levels).
+RATER_LPS = [(d, lp) for d, lp in MTME_LPS if DATASETS[d]["evalset"].get("assemble") == "wmt23"]
 
 
 def evaluation_pairs(metric_id):
