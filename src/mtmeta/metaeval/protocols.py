@@ -49,7 +49,7 @@ PROTOCOL_COLUMNS = [
     "aggregation", "value", "epsilon", "n_systems", "n_items", "low", "high", "interval_method", "draws", "seed",
     "reference", "metric_signature", "chance", "chance_se", "chance_draws", "floor",
 ]  # fmt: skip
-CHANCE_DRAWS = 200  # permutation draws for the chance level of tie-calibrated acc_eq
+CHANCE_DRAWS = 100  # permutation draws for the chance level of tie-calibrated acc_eq
 SYSTEM_STATISTICS = ("pearson", "spearman", "kendall", "accuracy")
 INTERVAL_STATISTICS = ("pearson", "accuracy")
 
