@@ -312,12 +312,12 @@ if "mqm" in PAPER and MTME_LPS:
             translations_md="results/paper/mqm_human_translations.md",
             translations_png="results/paper/mqm_human_translations.png",
             translations_pdf="results/paper/mqm_human_translations.pdf",
-            categories="results/paper/mqm_categories.tsv",
-            categories_md="results/paper/mqm_categories.md",
-            categories_png="results/paper/mqm_categories.png",
-            categories_pdf="results/paper/mqm_categories.pdf",
             eras="results/paper/eras.tsv",
             eras_md="results/paper/eras.md",
+            # The category analysis where paper.mqm.categories names pairs (else the script writes none).
+            **({"categories": "results/paper/mqm_categories.tsv", "categories_md": "results/paper/mqm_categories.md",
+                "categories_png": "results/paper/mqm_categories.png",
+                "categories_pdf": "results/paper/mqm_categories.pdf"} if CATEGORY_LPS else {}),
         log:
             "results/logs/paper_mqm.log",
         benchmark:
