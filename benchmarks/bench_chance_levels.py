@@ -9,7 +9,8 @@ Usage:
 summary.json, human_scores.tsv, human_segments.parquet, human_translations.tsv). Each metric is
 scored on each pair once (not timed), then mtmeta.metaeval.protocols.protocol_rows is timed with the
 chance levels off (``chance_draws=0``, the cheap exact levels still on) and on (``--draws``), the
-difference being what evaluate_metric gains per metric and pair. ``--raters``: the assembled
+difference being what evaluate_metric gains per metric and pair. Times are the process's CPU
+seconds (time.process_time; one thread), so that other jobs on the host do not inflate them. ``--raters``: the assembled
 wmt23.sxs directory (results/evalsets/wmt23/wmt23.sxs); rule ceiling_levels' work
 (metaeval.ceiling.rater_levels, draws split over the three rotations) is timed per pair and metric.
 """
@@ -56,9 +57,9 @@ def main() -> None:
             names = pair.summary["human_scores"]
             timings = {}
             for draws in (0, args.draws):
-                start = time.perf_counter()
+                start = time.process_time()
                 protocol_rows(name, metric, pair, names, draws=1000, seed=12345, chance_draws=draws)
-                timings[draws] = time.perf_counter() - start
+                timings[draws] = time.process_time() - start
             rows.append({"what": "evaluate_metric: protocol_rows", "pair": f"{folder.parent.name}/{folder.name}",
                          "metric": name, "seconds without": timings[0], "seconds with": timings[args.draws],
                          "added": timings[args.draws] - timings[0]})
@@ -77,12 +78,12 @@ def main() -> None:
                 if not metric.higher_is_better:
                     corpus, grid = -corpus, -grid
                 systems = sorted(set(raters["system"]) & set(corpus.index))
-                start = time.perf_counter()
+                start = time.process_time()
                 rater_levels(lp, raters, systems, sorted(raters["seg_id"].unique()), {name: (corpus, grid)},
                              draws=max(2, args.draws // 3), statistics=ALL_STATISTICS)
                 rows.append({"what": "ceiling_levels: rater_levels", "pair": lp, "metric": name,
-                             "seconds without": 0.0, "seconds with": time.perf_counter() - start,
-                             "added": time.perf_counter() - start})
+                             "seconds without": 0.0, "seconds with": time.process_time() - start,
+                             "added": time.process_time() - start})
     table = pd.DataFrame(rows)
     text = table.to_markdown(index=False, floatfmt=".2f")
     print(text)
