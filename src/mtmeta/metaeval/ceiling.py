@@ -153,10 +153,12 @@ def rater_levels(lp: str, raters: pd.DataFrame, systems: list[str], seg_ids: lis
 
 
 def _chance(name: str, ratings: np.ndarray, metric: np.ndarray, seed: int, draws: int) -> dict:
-    """The chance level against each rotation's two-rater mean, averaged over the rotations."""
+    """The chance level against each rotation's two-rater mean, averaged over the rotations; rotation r
+    permutes with seed ``seed + r``, so that the rotations' estimates are independent and the standard
+    error of their mean is sqrt(sum of squared errors) / rotations."""
     values, errors = [], []
     used = metric if metric.ndim == 1 else metric[:, rater_slots(ratings)[1]]
-    for _, gold in rotations(ratings, seed=seed):
+    for rotation, (_, gold) in enumerate(rotations(ratings, seed=seed)):
         if name == "system_accuracy":
             gold_means, metric_vector = _system_vectors(gold, used)
             values.append(chance.expected_pairwise_accuracy(gold_means, metric_vector))
@@ -166,7 +168,7 @@ def _chance(name: str, ratings: np.ndarray, metric: np.ndarray, seed: int, draws
             values.append(chance.expected_correlation(gold, used, statistic=name.split("_")[1]))
         else:
             estimate = chance.permutation_level(gold, used, chance.CALIBRATED, average_by="item", draws=draws,
-                                                seed=seed)
+                                                seed=seed + rotation)
             values.append(estimate.value)
             errors.append(estimate.standard_error)
     se = math.sqrt(sum(e * e for e in errors)) / len(errors) if errors else 0.0

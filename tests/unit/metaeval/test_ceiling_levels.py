@@ -10,7 +10,8 @@ from mtmeta.data.evalset import EvalSet
 from mtmeta.data.wmt23 import SxsSet, rating_array
 from mtmeta.metaeval import ceiling
 from mtmeta.metrics import get
-from mtmeta.stats.ceiling import human_ceiling
+from mtmeta.stats import chance
+from mtmeta.stats.ceiling import human_ceiling, rotations
 from mtmeta.stats.system_pairs import pairwise_accuracy
 
 SYSTEMS = ["A", "B", "C", "D"]
@@ -85,3 +86,16 @@ def test_rater_levels_from_tables_with_the_protocol_tables_statistics():
         assert row.loc[(name, "human"), "value"] == pytest.approx(direct.human)
         assert row.loc[(name, "metric"), "value"] == pytest.approx(direct.metric)
         assert row.loc[(name, "chance"), "value"] == 0.0
+
+
+def test_each_rotation_permutes_with_its_own_seed():
+    """Independent rotations: the standard error of the mean of three estimates is sqrt(sum se^2) / 3
+    only if they do not share their permutations (rotation r uses seed + r)."""
+    sxs = small_set()
+    _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
+    grid = ceiling.metric_scores(sxs, get("chrf"))[1].loc[SYSTEMS].to_numpy()
+    result = ceiling._chance("segment_acc_eq", ratings, grid, 5, 10)
+    estimates = [chance.permutation_level(gold, grid, chance.CALIBRATED, average_by="item", draws=10, seed=5 + r)
+                 for r, (_, gold) in enumerate(rotations(ratings, seed=5))]
+    assert result["value"] == pytest.approx(np.mean([e.value for e in estimates]))
+    assert result["standard_error"] == pytest.approx(np.sqrt(sum(e.standard_error ** 2 for e in estimates)) / 3)
