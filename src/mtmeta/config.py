@@ -130,6 +130,10 @@ def evalset_sources(ds: dict) -> list[str]:
         from mtmeta.data.wmt21 import SOURCES
 
         return list(SOURCES.values())
+    if spec.get("assemble") == "wmt23":
+        from mtmeta.data.wmt23 import SOURCES as WMT23
+
+        return list(WMT23.values())
     return []
 
 

@@ -21,7 +21,7 @@ def test_repository_config_is_valid_and_defaults_are_filled(raw):
     assert wmt12["exclude_files"] == [".*", "*~", "*.bak", "*.orig"]
     assert config["datasets"]["evaluator"]["max_items"] == 10000
     assert set(config["datasets"]) == {"wmt12", "wmt13", "wmt13dev", "wmt14", "evaluator",
-                                      "wmt21news", "wmt21ted"}
+                                      "wmt21news", "wmt21ted", "wmt23sxs"}
     assert len(wmt12["language_pairs"]) == 8
     assert metric_spec(config, "bleu") == ("bleu", {})
 
@@ -295,3 +295,9 @@ def test_nested_command_line_values_are_typed_as_in_a_config_file():
     assert config["bootstrap"]["draws"] == 100 and config["bootstrap"]["seed"] == 7
     with pytest.raises(ConfigError, match=r"bootstrap/draws: 'many' is not of type 'integer'"):
         load_config(overrides=parse_config(["bootstrap={draws: many}"]), checksums=False)
+
+
+def test_the_wmt23_assembler_reads_its_two_catalogue_sources():
+    from mtmeta.config import evalset_sources
+
+    assert evalset_sources({"evalset": {"assemble": "wmt23"}}) == ["wmt23_mqm_human_evaluation", "wmt23_news_systems"]

@@ -29,12 +29,13 @@ def job_counts(output):
 def test_default_study_plans_every_dataset(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path))
     # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 10 WMT14 language pairs (5 of them with official scores only)
-    # + the evaluator set + the six WMT21 MQM sets, 16 metrics each (11 of the library, TER as the WMT
-    # metrics tasks ran it, 4 of seed 000's softened BLEU); plus seed 001's three module variants on the
-    # evaluator set, seed 002's six Meteor paraphrase settings on WMT12, WMT13-dev and WMT14 en-cs, and
-    # three neural metrics' published scores on the two WMT21 en-ru sets.
-    assert counts["prepare_dataset"] == counts["tokenize_segments"] == 31
-    assert counts["assemble_wmt21"] == 1 and counts["categorise_mqm_errors"] == 2
+    # + the evaluator set + the six WMT21 MQM sets + the two WMT23 side-by-side MQM sets, 16 metrics
+    # each (11 of the library, TER as the WMT metrics tasks ran it, 4 of seed 000's softened BLEU);
+    # plus seed 001's three module variants on the evaluator set, seed 002's six Meteor paraphrase
+    # settings on WMT12, WMT13-dev and WMT14 en-cs, and three neural metrics' published scores on the
+    # two WMT21 en-ru sets.
+    assert counts["prepare_dataset"] == counts["tokenize_segments"] == 33
+    assert counts["assemble_wmt21"] == counts["assemble_wmt23"] == 1 and counts["categorise_mqm_errors"] == 2
     # One scoring job per metric id, for all the pairs it is scored on: the 16 of every pair, seed
     # 001's three and seed 002's six, the three neural metrics' external scores, and the official
     # record's METEOR (meteor-wmt12); and one per metric scored against paraphrased references.
@@ -62,17 +63,19 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # (Meteor 1.5 uses them for every language); WordNet; Meteor's English paraphrase table; the cs, de,
     # es, fr and ru thesauri; the Meteor jar (its -norm prefixes, for the sensitivity tables' Meteor
     # input modes).
-    assert counts["download_source"] == 11 + 1 + 1 + 1 + 5 + 1 + 3  # + the three WMT21 repositories
+    # + the three WMT21 repositories + the two WMT23 ones
+    assert counts["download_source"] == 11 + 1 + 1 + 1 + 5 + 1 + 3 + 2
     assert counts["index_wordnet"] == counts["index_paraphrase_table"] == 1  # METEOR's cached indexes
     assert counts["extract_archive"] == 4 + 2 + 1
     # Seed 002's sensitivity tables: WMT12 en-cs and the WMT13 dev subset.
     assert counts["paper_sensitivity"] == 2
     assert counts["sensitivity_metric"] == 2 * 9 and counts["preprocess_sensitivity_text"] == 2
     # Comparisons between metrics: Williams and mt-metrics-eval's permutation tests, each one job for
-    # the 30 system-level pairs (WMT12-14 and the MQM sets); the MQM sets' scores in its layout.
+    # the 32 system-level pairs (WMT12-14 and the MQM sets); the MQM sets' scores in its layout.
     assert counts["test_significance"] == counts["rank_metrics"] == 1
-    assert counts["export_metric_scores"] == 6
+    assert counts["export_metric_scores"] == 8
     assert counts["paper_mqm"] == 1
+    assert counts["ceiling_levels"] == 2  # the human ceiling on the two three-rater WMT23 sets
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
     # The Meteor settings on WMT12, the WMT13 dev subset and WMT14, English->Czech.

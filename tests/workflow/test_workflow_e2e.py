@@ -71,6 +71,26 @@ def test_lower_is_better_metrics_are_negated(study):
     assert scores.to_dict() == dict(zip(names, ter, strict=True))  # written losslessly
 
 
+def test_protocol_values_carry_their_chance_level(study):
+    """Pairwise accuracy's chance level, the metric's system scores permuted, by the formula worked out
+    here: with P pairs, T of them tied in the gold and a share q tied by the metric,
+    (T q + (P - T)(1 - q) / 2) / P; the correlations' level is 0."""
+    table = read(study / "results/correlations/protocols.tsv")
+    table = table[(table["dataset"] == "tiny") & (table["human_translations"] == "excluded")]
+    assert set(table.loc[table["statistic"].isin(["pearson", "spearman", "kendall"]), "chance"]) == {0.0}
+    gt = expected_gt_others()
+    for metric, sign in (("bleu", 1), ("ter", -1), ("gap", -1)):
+        row = table[(table["metric"] == metric) & (table["statistic"] == "accuracy")
+                    & (table["aggregation"] == "corpus")].iloc[0]
+        assert row["human_score"] == "gt_others"
+        scores = read(study / f"results/scores/tiny/en-de/{metric}.sys.tsv").set_index("system")["score"] * sign
+        pairs = list(itertools.combinations(sorted(SYSTEMS), 2))
+        gold_ties = sum(gt[a] == gt[b] for a, b in pairs)
+        q = sum(scores[a] == scores[b] for a, b in pairs) / len(pairs)
+        expected = (gold_ties * q + (len(pairs) - gold_ties) * (1 - q) / 2) / len(pairs)
+        assert (row["chance"], row["chance_se"]) == (pytest.approx(expected), 0.0)
+
+
 def test_metric_resources_are_fetched_and_recorded(study):
     systems = read(study / "results/scores/tiny/en-de/meteor-exst.sys.tsv").set_index("system")
     assert systems.loc["sysA", "score"] == 1.0  # the reference itself

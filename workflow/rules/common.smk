@@ -13,6 +13,7 @@ from mtmeta.data.prepare import judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 from mtmeta.data.neural_scores import METRICS as NEURAL_METRICS
 from mtmeta.data.wmt21 import SOURCES as WMT21_SOURCES
+from mtmeta.data.wmt23 import SOURCES as WMT23_SOURCES
 
 MIRROR = resolve_mirror(config["data_mirror"], [Path(workflow.basedir), Path.cwd()])
 PLANS = {name: plan_fetch(name, spec, MIRROR) for name, spec in config["sources"].items()}
@@ -74,6 +75,11 @@ def dataset_sources(dataset, lp):
 def assembly_inputs(wildcards):
     """The repositories the WMT21 eval sets are assembled from (mtmeta.data.wmt21.SOURCES, by role)."""
     return {role: f"resources/{source}/manifest.json" for role, source in WMT21_SOURCES.items()}
+
+
+def wmt23_inputs(wildcards):
+    """The repositories the WMT23 side-by-side MQM sets are assembled from (mtmeta.data.wmt23.SOURCES)."""
+    return {role: f"resources/{source}/manifest.json" for role, source in WMT23_SOURCES.items()}
 
 
 def prepare_inputs(wildcards):
@@ -166,6 +172,9 @@ def target_pair(target):
 # Meta-evaluation (metaeval.smk): one job per metric, joined into the study-wide tables.
 # The pairs whose MQM error annotation the category analysis reads (config paper.mqm.categories).
 CATEGORY_LPS = [target_pair(t) for t in config["paper"].get("mqm", {}).get("categories", [])]
+# The pairs with several human ratings of the same outputs (WMT23 side-by-side MQM, three raters per
+# segment): the human ceiling beside the metrics (rule ceiling_levels).
+RATER_LPS = [(d, lp) for d, lp in MTME_LPS if DATASETS[d]["evalset"].get("assemble") == "wmt23"]
 
 
 def evaluation_pairs(metric_id):

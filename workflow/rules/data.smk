@@ -64,6 +64,28 @@ rule assemble_wmt21:
         "../scripts/assemble_wmt21.py"
 
 
+if "wmt23" in ASSEMBLED:
+
+    rule assemble_wmt23:
+        # WMT23 side-by-side MQM en-de and zh-en, three raters per segment (mtmeta.data.wmt23), in
+        # mt-metrics-eval's layout with the gold `mqm` (the three raters' mean); every single rating in
+        # wmt23.sxs/<lp>.raters.tsv beside it, for the human ceiling (rule ceiling_levels).
+        priority: 20
+        input:
+            unpack(wmt23_inputs),
+        output:
+            evalsets=directory("results/evalsets/wmt23"),
+        log:
+            "results/logs/assemble_wmt23.log",
+        benchmark:
+            "results/benchmarks/assemble_wmt23.tsv"
+        resources:
+            mem_mb=2000,
+            runtime=10,
+        script:
+            "../scripts/assemble_wmt23.py"
+
+
 rule prepare_dataset:
     # Cheap, and every long job (alignment, embeddings, scoring) waits for it: run these first.
     priority: 20

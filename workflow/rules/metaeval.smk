@@ -20,6 +20,7 @@ rule evaluate_metric:
         metric=lambda wildcards: metric_entry(wildcards.metric),
         pairs=lambda wildcards: evaluation_pairs(wildcards.metric),
         bootstrap=config["bootstrap"],
+        chance_draws=config["chance"]["draws"],
     log:
         "results/logs/evaluate_metric/{metric}.log",
     benchmark:
@@ -256,6 +257,36 @@ rule sweep_parameters:
         runtime=30,
     script:
         "../scripts/sweep_parameters.py"
+
+
+if RATER_LPS:
+
+    rule ceiling_levels:
+        # Where several raters rated the same outputs: one rater against the mean of the other two
+        # (seeded held-out rule, three rotations), every metric against the same two-rater means, and
+        # each metric's chance level there (mtmeta.metaeval.ceiling); for the MQM protocol table.
+        input:
+            evalsets=lambda wildcards: f"results/evalsets/{DATASETS[wildcards.dataset]['evalset']['assemble']}",
+            segments=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.seg.parquet"
+                                        for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+            systems=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.sys.tsv"
+                                       for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+        output:
+            "results/metaeval/ceiling/{dataset}/{lp}.tsv",
+        params:
+            testset=lambda wildcards: DATASETS[wildcards.dataset]["testset"],
+            metrics=lambda wildcards: [metric_entry(m) for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+            draws=config["chance"]["draws"],
+            seed=config["bootstrap"]["seed"],
+        log:
+            "results/logs/ceiling_levels/{dataset}/{lp}.log",
+        benchmark:
+            "results/benchmarks/ceiling_levels/{dataset}/{lp}.tsv"
+        resources:
+            mem_mb=1000,
+            runtime=10,
+        script:
+            "../scripts/ceiling_levels.py"
 
 
 rule tables:

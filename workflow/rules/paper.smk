@@ -310,6 +310,7 @@ if "mqm" in PAPER and MTME_LPS:
             counts=[f"results/datasets/{d}/{lp}/mqm_error_counts.tsv" for d, lp in CATEGORY_LPS],
             system_level=rules.collect_system_level.output.tsv,
             ranks=rules.test_significance.output.ranks,
+            ceilings=[f"results/metaeval/ceiling/{d}/{lp}.tsv" for d, lp in RATER_LPS],
         output:
             protocols="results/paper/mqm_protocols.tsv",
             protocols_md="results/paper/mqm_protocols.md",
@@ -322,6 +323,10 @@ if "mqm" in PAPER and MTME_LPS:
             eras="results/paper/eras.tsv",
             **MQM_CATEGORY_OUTPUTS,
             eras_md="results/paper/eras.md",
+            # The category analysis where paper.mqm.categories names pairs (else the script writes none).
+            **({"categories": "results/paper/mqm_categories.tsv", "categories_md": "results/paper/mqm_categories.md",
+                "categories_png": "results/paper/mqm_categories.png",
+                "categories_pdf": "results/paper/mqm_categories.pdf"} if CATEGORY_LPS else {}),
         log:
             "results/logs/paper_mqm.log",
         benchmark:

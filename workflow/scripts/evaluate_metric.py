@@ -20,7 +20,8 @@ def main(snakemake):
                                 pair["tokenized"], pd.read_parquet(inputs.human_segments[number]),
                                 read_tsv(inputs.human_translations[number]),
                                 pd.read_parquet(next(categories)) if pair["categories"] else None))
-    tables = evaluate_metric(MetricSpec.of(params.metric), pairs, params.bootstrap["draws"], params.bootstrap["seed"])
+    tables = evaluate_metric(MetricSpec.of(params.metric), pairs, params.bootstrap["draws"], params.bootstrap["seed"],
+                             chance_draws=params.chance_draws)
     for name, table in tables.items():
         write_tsv(table, snakemake.output[name])
 

@@ -58,6 +58,8 @@ from mtmeta.errors import ConfigError, InputError
 from mtmeta.io import write_tsv
 
 EVALSET = "wmt23.sxs"
+# The catalogue sources the sets are assembled from, by role (config/sources.yaml).
+SOURCES = {"google": "wmt23_mqm_human_evaluation", "news": "wmt23_news_systems"}
 PAIRS = {"en-de": "ende", "zh-en": "zhen"}
 RATERS_PER_SEGMENT = 3
 ATTENTION_CHECK = "HOTW-test"
@@ -295,13 +297,20 @@ def assemble_wmt23_sxs(google: str | Path, news: str | Path) -> dict[str, SxsSet
     return {lp: assemble_sxs(lp, google, news) for lp in PAIRS}
 
 
-def write_sxs(sets: dict[str, SxsSet], root: str | Path) -> Path:
+def write_sxs(sets: dict[str, SxsSet], root: str | Path, *, rater_scores: bool = True) -> Path:
     """Write the eval sets under ``root/wmt23.sxs`` in mt-metrics-eval's layout, and beside them, per
     pair, ``<lp>.raters.tsv`` (every rating), ``<lp>.lines.tsv`` (the line mapping) and one
-    ``report.tsv`` for all pairs."""
+    ``report.tsv`` for all pairs. With ``rater_scores=False`` the layout's human scores are the gold
+    ``mqm`` only (each rater's scores stay in ``<lp>.raters.tsv``): what the study meta-evaluates
+    against, so that its protocols are not recomputed against every single rater."""
     base = Path(root) / EVALSET
     for lp, sxs in sets.items():
-        write_evalset(sxs.evalset, root)
+        evalset = sxs.evalset
+        if not rater_scores:
+            human = {level: table[table["name"] == GOLD] for level, table in evalset.human.items()}
+            evalset = EvalSet(evalset.name, evalset.lp, evalset.std_ref, evalset.texts, evalset.references,
+                              evalset.outputs, human)
+        write_evalset(evalset, root)
         write_tsv(sxs.raters, base / f"{lp}.raters.tsv")
         write_tsv(sxs.lines, base / f"{lp}.lines.tsv")
     write_tsv(pd.concat([s.report for s in sets.values()], ignore_index=True), base / "report.tsv")

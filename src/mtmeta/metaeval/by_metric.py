@@ -15,7 +15,14 @@ from dataclasses import dataclass
 import pandas as pd
 
 from mtmeta.metaeval.bootstrap import BOOTSTRAP_COLUMNS, bootstrap_table
-from mtmeta.metaeval.protocols import CATEGORY_COLUMNS, PROTOCOL_COLUMNS, PairScores, category_rows, protocol_rows
+from mtmeta.metaeval.protocols import (
+    CATEGORY_COLUMNS,
+    CHANCE_DRAWS,
+    PROTOCOL_COLUMNS,
+    PairScores,
+    category_rows,
+    protocol_rows,
+)
 from mtmeta.metaeval.segment_level import SEGMENT_LEVEL_COLUMNS, segment_level_agreement
 from mtmeta.metaeval.system_level import SYSTEM_LEVEL_COLUMNS, primary_human_score, system_level_correlations
 from mtmeta.metrics.spec import MetricSpec
@@ -45,8 +52,10 @@ class PairInputs:
     categories: pd.DataFrame | None = None
 
 
-def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed: int) -> dict[str, pd.DataFrame]:
-    """The metric's rows of each study-wide table (:data:`TABLES`), over ``pairs`` in order."""
+def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed: int,
+                    chance_draws: int = CHANCE_DRAWS) -> dict[str, pd.DataFrame]:
+    """The metric's rows of each study-wide table (:data:`TABLES`), over ``pairs`` in order
+    (``chance_draws``: permutation draws of the calibrated acc_eq's chance level)."""
     frames: dict[str, list[pd.DataFrame]] = {name: [] for name in TABLES}
     for pair in pairs:
         lp = pair.summary["lp"]
@@ -64,7 +73,8 @@ def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed:
                      else [primary_human_score(pair.human)])
             scores = PairScores(pair.summary, pair.human, _or_empty(pair.human_translations),
                                 _or_empty(pair.human_segments), pair.segments, pair.systems)
-            frames["protocols"].append(protocol_rows(spec.id, metric, scores, names, draws=draws, seed=seed))
+            frames["protocols"].append(protocol_rows(spec.id, metric, scores, names, draws=draws, seed=seed,
+                                                     chance_draws=chance_draws))
             if pair.categories is not None:
                 frames["categories"].append(category_rows(spec.id, metric, scores, pair.categories, draws=draws,
                                                           seed=seed))

@@ -40,6 +40,10 @@ from mtmeta.stats.tie_calibration import calibrate_ties
 COLUMNS = ["lp", "statistic", "level", "who", "value", "standard_error", "rotation_min", "rotation_max", "systems",
            "segments", "seed", "draws"]
 STATISTICS = ("system_accuracy", "system_kendall", "segment_pearson", "segment_acc_eq")
+# Every statistic :func:`statistic` knows: the study's MQM protocol table uses system Pearson and
+# accuracy (corpus scores), segment Kendall (no grouping) and acc_eq (item, calibrated).
+ALL_STATISTICS = ("system_pearson", "system_accuracy", "system_kendall", "segment_pearson", "segment_kendall",
+                  "segment_acc_eq")
 
 
 def _system_vectors(gold: np.ndarray, metric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -54,14 +58,14 @@ def statistic(name: str):
     """The protocol's statistic as (gold, metric) -> value on systems x segments matrices."""
     if name == "system_accuracy":
         return lambda gold, metric: pairwise_accuracy(*_system_vectors(gold, metric))
-    if name == "system_kendall":
-        return lambda gold, metric: grouped_correlation(*_system_vectors(gold, metric), "kendall",
+    if name in ("system_kendall", "system_pearson"):
+        return lambda gold, metric: grouped_correlation(*_system_vectors(gold, metric), name.split("_")[1],
                                                         average_by="none").value
-    if name == "segment_pearson":
-        return lambda gold, metric: grouped_correlation(gold, metric, "pearson", average_by="none").value
+    if name in ("segment_pearson", "segment_kendall"):
+        return lambda gold, metric: grouped_correlation(gold, metric, name.split("_")[1], average_by="none").value
     if name == "segment_acc_eq":
         return lambda gold, metric: calibrate_ties(gold, metric, average_by="item").value
-    raise ValueError(f"unknown statistic {name!r}; known: {', '.join(STATISTICS)}")
+    raise ValueError(f"unknown statistic {name!r}; known: {', '.join(ALL_STATISTICS)}")
 
 
 def mt_systems(sxs: SxsSet) -> list[str]:
@@ -110,15 +114,21 @@ def metric_scores(sxs: SxsSet, metric: Metric) -> tuple[pd.Series, pd.DataFrame]
 
 
 def levels(sxs: SxsSet, metrics: dict[str, tuple[pd.Series, pd.DataFrame]], *, seed: int = 12345,
-           draws: int = 200) -> pd.DataFrame:
+           draws: int = 200, statistics=STATISTICS) -> pd.DataFrame:
     """Human ceiling, each metric and its chance level, for every statistic (see the module)."""
-    systems = mt_systems(sxs)
-    seg_ids = list(sxs.evalset.texts["seg_id"])
-    _, ratings = rating_array(sxs.raters, systems, seg_ids)
-    lp = sxs.evalset.lp
+    return rater_levels(sxs.evalset.lp, sxs.raters, mt_systems(sxs), list(sxs.evalset.texts["seg_id"]), metrics,
+                        seed=seed, draws=draws, statistics=statistics)
+
+
+def rater_levels(lp: str, raters: pd.DataFrame, systems: list[str], seg_ids: list, metrics: dict, *,
+                 seed: int = 12345, draws: int = 200, statistics=STATISTICS) -> pd.DataFrame:
+    """:func:`levels` from the tables: every rating (system, seg_id, rater, score), the MT systems,
+    the segments, and per metric id its (corpus scores, systems x seg_id segment scores), higher is
+    better. ``draws``: permutation draws per rotation for the chance level of calibrated acc_eq."""
+    _, ratings = rating_array(raters, systems, seg_ids)
     rows = []
     base = {"lp": lp, "systems": len(systems), "seed": seed}
-    for name in STATISTICS:
+    for name in statistics:
         compute = statistic(name)
         system_level = name.startswith("system")
         ceiling = human_ceiling(ratings, compute, None, seed=seed)
@@ -143,20 +153,22 @@ def levels(sxs: SxsSet, metrics: dict[str, tuple[pd.Series, pd.DataFrame]], *, s
 
 
 def _chance(name: str, ratings: np.ndarray, metric: np.ndarray, seed: int, draws: int) -> dict:
-    """The chance level against each rotation's two-rater mean, averaged over the rotations."""
+    """The chance level against each rotation's two-rater mean, averaged over the rotations; rotation r
+    permutes with seed ``seed + r``, so that the rotations' estimates are independent and the standard
+    error of their mean is sqrt(sum of squared errors) / rotations."""
     values, errors = [], []
     used = metric if metric.ndim == 1 else metric[:, rater_slots(ratings)[1]]
-    for _, gold in rotations(ratings, seed=seed):
+    for rotation, (_, gold) in enumerate(rotations(ratings, seed=seed)):
         if name == "system_accuracy":
             gold_means, metric_vector = _system_vectors(gold, used)
             values.append(chance.expected_pairwise_accuracy(gold_means, metric_vector))
-        elif name == "system_kendall":
-            values.append(chance.expected_correlation(*_system_vectors(gold, used), statistic="kendall"))
-        elif name == "segment_pearson":
-            values.append(chance.expected_correlation(gold, used, statistic="pearson"))
+        elif name in ("system_kendall", "system_pearson"):
+            values.append(chance.expected_correlation(*_system_vectors(gold, used), statistic=name.split("_")[1]))
+        elif name in ("segment_pearson", "segment_kendall"):
+            values.append(chance.expected_correlation(gold, used, statistic=name.split("_")[1]))
         else:
             estimate = chance.permutation_level(gold, used, chance.CALIBRATED, average_by="item", draws=draws,
-                                                seed=seed)
+                                                seed=seed + rotation)
             values.append(estimate.value)
             errors.append(estimate.standard_error)
     se = math.sqrt(sum(e * e for e in errors)) / len(errors) if errors else 0.0

@@ -18,6 +18,16 @@ for the item-grouped statistics that resamples items.
 Lower-is-better metrics are negated first, as everywhere in the study. Every row names its human
 score, level, statistic, grouping, whether human translations are in, the aggregation, and the
 interval's method, draws and seed.
+
+Beside every value, its chance level (:mod:`mtmeta.stats.chance`): what the metric's own scores,
+randomly permuted within the protocol's groups, score in expectation, the gold's ties kept. Exact
+where a formula exists (``chance_se`` 0): the correlations 0, pairwise accuracy from the gold's and
+the metric's ties, soft pairwise accuracy with the metric's systems relabelled. Tie-calibrated
+acc_eq has none: ``chance_draws`` seeded permutations within items, the calibration redone on each,
+``chance_se`` their Monte-Carlo standard error; beside it ``floor``, the acc_eq of a metric that
+ties every pair (the share of gold-tied pairs per item), which calibration can always reach. The
+costly two (soft pairwise accuracy, calibrated acc_eq) are computed against the pair's primary
+human score only (the first of ``human_scores``); the other rows' ``chance`` is empty there.
 """
 
 from __future__ import annotations
@@ -30,15 +40,16 @@ import pandas as pd
 
 from mtmeta.metrics.base import Metric
 from mtmeta.metrics.scoring import stat_columns
-from mtmeta.stats import system_pairs, two_level_bootstrap
+from mtmeta.stats import chance, system_pairs, two_level_bootstrap
 from mtmeta.stats.grouped import group_values, grouped_correlation, layout
 from mtmeta.stats.tie_calibration import calibrate_ties
 
 PROTOCOL_COLUMNS = [
     "dataset", "lp", "metric", "human_score", "level", "statistic", "grouping", "human_translations",
     "aggregation", "value", "epsilon", "n_systems", "n_items", "low", "high", "interval_method", "draws", "seed",
-    "reference", "metric_signature",
+    "reference", "metric_signature", "chance", "chance_se", "chance_draws", "floor",
 ]  # fmt: skip
+CHANCE_DRAWS = 100  # permutation draws for the chance level of tie-calibrated acc_eq
 SYSTEM_STATISTICS = ("pearson", "spearman", "kendall", "accuracy")
 INTERVAL_STATISTICS = ("pearson", "accuracy")
 
@@ -56,8 +67,9 @@ class PairScores:
 
 
 def protocol_rows(metric_id: str, metric: Metric, pair: PairScores, human_scores: list[str], draws: int = 1000,
-                  seed: int = 12345, alpha: float = 0.05) -> pd.DataFrame:
-    """Every protocol's value for one metric on one pair, against each of ``human_scores``."""
+                  seed: int = 12345, alpha: float = 0.05, chance_draws: int = CHANCE_DRAWS) -> pd.DataFrame:
+    """Every protocol's value for one metric on one pair, against each of ``human_scores``, with its
+    chance level (permutation levels against the first of ``human_scores`` only; see the module)."""
     sign = 1.0 if metric.higher_is_better else -1.0
     summary = pair.summary
     base = {"dataset": summary["dataset"], "lp": summary["lp"], "metric": metric_id,
@@ -67,7 +79,8 @@ def protocol_rows(metric_id: str, metric: Metric, pair: PairScores, human_scores
     stats = {system: rows.sort_values("seg_id")[stat_columns(pair.segments)].to_numpy()
              for system, rows in pair.segments.groupby("system")}
     rows, cache = [], _Draws(metric, sign, seg, stats, draws, seed)
-    for name in human_scores:
+    for number, name in enumerate(human_scores):
+        primary = number == 0
         translations = (pair.human_translations.dropna(subset=[name]) if name in pair.human_translations
                         else pair.human_translations.iloc[0:0].assign(**{name: []}))
         gold = pd.concat([pair.human.set_index("system")[name], translations.set_index("system")[name]])
@@ -89,7 +102,9 @@ def protocol_rows(metric_id: str, metric: Metric, pair: PairScores, human_scores
                     value, used = system_pairs.system_level(
                         gold.loc[systems].to_numpy(), scores.loc[systems].to_numpy(), statistic,
                         is_human=np.zeros(len(systems), bool), include_human=True)
-                    row.update(value=value, n_systems=used)
+                    row.update(value=value, n_systems=used,
+                               **_system_chance(statistic, gold.loc[systems].to_numpy(dtype=float),
+                                                scores.loc[systems].to_numpy(dtype=float)))
                     if not with_human and statistic in INTERVAL_STATISTICS and len(systems) < 3:
                         row.update(interval_method=f"undefined: {summary['dataset']} {summary['lp']} has "
                                    f"{len(systems)} system(s) with {name}; a system-level interval needs at least 3")
@@ -100,9 +115,10 @@ def protocol_rows(metric_id: str, metric: Metric, pair: PairScores, human_scores
             if segment_gold is not None and not missing:
                 rows.append({**base, "human_score": name, "level": "system", "statistic": "soft_accuracy",
                              "grouping": "none", "human_translations": label, "aggregation": "segment_mean",
-                             **_soft_accuracy(segment_gold.loc[systems], seg.loc[systems])})
+                             **_soft_accuracy(segment_gold.loc[systems], seg.loc[systems], primary)})
         if segment_gold is not None:
-            rows += _segment_rows(base, name, segment_gold.loc[mt], seg.loc[mt], draws, seed, alpha)
+            rows += _segment_rows(base, name, segment_gold.loc[mt], seg.loc[mt], draws, seed, alpha,
+                                  chance_draws if primary else 0)
     return pd.DataFrame(rows, columns=PROTOCOL_COLUMNS)
 
 
@@ -157,17 +173,31 @@ def _system_interval(statistic, aggregation, systems, gold, scores, segment_gold
             "seed": interval.seed}
 
 
-def _soft_accuracy(gold: pd.DataFrame, metric: pd.DataFrame) -> dict:
+def _system_chance(statistic: str, gold: np.ndarray, metric: np.ndarray) -> dict:
+    """The exact chance level of a system-level statistic (the metric's system scores permuted)."""
+    known = np.isfinite(gold) & np.isfinite(metric)
+    if statistic == "accuracy":
+        level = chance.expected_pairwise_accuracy(gold[known], metric[known])
+    else:
+        level = chance.expected_correlation(gold[known], metric[known], statistic=statistic)
+    return {"chance": level, "chance_se": 0.0}
+
+
+def _soft_accuracy(gold: pd.DataFrame, metric: pd.DataFrame, with_chance: bool = True) -> dict:
     try:
         value = system_pairs.soft_pairwise_accuracy(gold.to_numpy(dtype=float), metric.to_numpy(dtype=float))
+        level = (chance.expected_soft_pairwise_accuracy(gold.to_numpy(dtype=float), metric.to_numpy(dtype=float))
+                 if with_chance else math.nan)
     except ValueError:  # systems rated on different segments: undefined (mt-metrics-eval would misalign them)
-        value = math.nan
-    return {"value": value, "n_systems": len(gold), "n_items": int(gold.notna().all(axis=0).sum())}
+        value = level = math.nan
+    return {"value": value, "n_systems": len(gold), "n_items": int(gold.notna().all(axis=0).sum()),
+            "chance": level, "chance_se": 0.0 if with_chance else math.nan}
 
 
 def _segment_rows(base: dict, name: str, gold: pd.DataFrame, metric: pd.DataFrame, draws: int, seed: int,
-                  alpha: float) -> list[dict]:
-    """Segment-level statistics over the MT systems' rated segments."""
+                  alpha: float, chance_draws: int = CHANCE_DRAWS) -> list[dict]:
+    """Segment-level statistics over the MT systems' rated segments, with their chance levels (that of
+    calibrated acc_eq by ``chance_draws`` permutations; none with 0)."""
     gold_m, metric_m = gold.to_numpy(dtype=float), metric.to_numpy(dtype=float)
     rated = int(np.isfinite(gold_m).any(axis=0).sum())
     row = {**base, "human_score": name, "level": "segment", "human_translations": "excluded",
@@ -175,13 +205,18 @@ def _segment_rows(base: dict, name: str, gold: pd.DataFrame, metric: pd.DataFram
     rows = []
     for statistic, grouping in (("pearson", "none"), ("kendall", "none"), ("kendall", "item")):
         result = grouped_correlation(gold_m, metric_m, statistic, average_by=grouping)
-        entry = {**row, "statistic": statistic, "grouping": grouping, "value": result.value}
+        entry = {**row, "statistic": statistic, "grouping": grouping, "value": result.value, "chance_se": 0.0,
+                 "chance": chance.expected_correlation(gold_m, metric_m, statistic=statistic, average_by=grouping)}
         if grouping == "item":
             entry.update(_item_interval(gold_m, metric_m, statistic, 0.0, draws, seed, alpha))
         rows.append(entry)
     calibrated = calibrate_ties(gold_m, metric_m, average_by="item", variant="acc_eq")
+    level = (chance.permutation_level(gold_m, metric_m, chance.CALIBRATED, average_by="item", draws=chance_draws,
+                                      seed=seed) if chance_draws >= 2 else None)
     rows.append({**row, "statistic": "acc_eq", "grouping": "item", "value": calibrated.value,
-                 "epsilon": calibrated.epsilon,
+                 "epsilon": calibrated.epsilon, "floor": chance.all_tied_acc_eq(gold_m, average_by="item"),
+                 **({} if level is None else {"chance": level.value, "chance_se": level.standard_error,
+                                              "chance_draws": level.draws}),
                  **_item_interval(gold_m, metric_m, "acc_eq", calibrated.epsilon, draws, seed, alpha)})
     return rows
 

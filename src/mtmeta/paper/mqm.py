@@ -25,6 +25,19 @@ SUMMARY_PROTOCOLS = [
 CLUSTERED = {"sys_pearson": ("system", "pearson"), "sys_accuracy": ("system", "accuracy"),
              "seg_acc_eq": ("segment", "acc_eq")}
 MIN_ITEMS = 30  # a restriction with fewer items (segments where it varies) is too thin to read
+# The summary columns the human ceiling covers (metaeval.ceiling's statistic of the same protocol).
+CEILING = {"sys_pearson": "system_pearson", "sys_accuracy": "system_accuracy", "seg_kendall": "segment_kendall",
+           "seg_acc_eq": "segment_acc_eq"}
+FLOOR_TOLERANCE = 0.001  # an acc_eq this close to the every-pair-tied floor sits on it
+TWO_RATERS = "one rater held out: mean of the other two"
+
+
+def headroom_share(value: float, chance: float, human: float) -> float:
+    """The share of the headroom between chance and the human ceiling a metric closes,
+    (metric - chance) / (human - chance); NaN where the human is not above chance."""
+    if any(pd.isna(v) for v in (value, chance, human)) or human <= chance:
+        return math.nan
+    return (value - chance) / (human - chance)
 
 
 def _primary(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
@@ -33,19 +46,29 @@ def _primary(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
     return protocols[protocols["human_score"] == primary]
 
 
-def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: dict) -> pd.DataFrame:
-    """One row per MQM set x metric: each summary protocol's value (human translations left out) and,
-    where the study ranks it, the metric's significance cluster."""
+def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: dict,
+                    ceilings: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per MQM set x metric: each summary protocol's value (human translations left out), its
+    chance level (``<column>_chance``; acc_eq's with its standard error and the every-pair-tied
+    floor) and, where the study ranks it, the metric's significance cluster. With ``ceilings``
+    (:func:`mtmeta.metaeval.ceiling.rater_levels` rows with a dataset column), each set that has
+    several raters gets per metric a second row, against the two-rater means (gold
+    :data:`TWO_RATERS`): the metric's value, its chance level, the human ceiling
+    (``<column>_human``) and the share of the headroom it closes (``<column>_share``)."""
     table = _primary(protocols[protocols["dataset"].isin({d for d, _ in summaries})
                                & (protocols["human_translations"] == "excluded")], summaries)
     rows = []
     for (dataset, lp, metric), group in table.groupby(["dataset", "lp", "metric"], sort=False):
         row = {"dataset": dataset, "lp": lp, "metric": metric, "human_score": group["human_score"].iloc[0],
-               "reference": summaries[(dataset, lp)].get("reference", "")}
+               "gold": group["human_score"].iloc[0], "reference": summaries[(dataset, lp)].get("reference", "")}
         for column, level, statistic, grouping, aggregation in SUMMARY_PROTOCOLS:
             hit = group[(group["level"] == level) & (group["statistic"] == statistic)
                         & (group["grouping"] == grouping) & (group["aggregation"] == aggregation)]
             row[column] = float(hit["value"].iloc[0]) if len(hit) else math.nan
+            row[f"{column}_chance"] = float(hit["chance"].iloc[0]) if len(hit) and "chance" in hit else math.nan
+            if column == "seg_acc_eq":
+                for key in ("chance_se", "floor"):
+                    row[f"{column}_{key}"] = float(hit[key].iloc[0]) if len(hit) and key in hit else math.nan
             if column in CLUSTERED:
                 level_, statistic_ = CLUSTERED[column]
                 rank = clusters[(clusters["dataset"] == dataset) & (clusters["lp"] == lp)
@@ -56,6 +79,8 @@ def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: 
                                          else math.nan)
         row["n_systems"] = int(group.loc[group["level"] == "system", "n_systems"].max())
         rows.append(row)
+        if ceilings is not None:
+            rows += _two_rater_rows(row, ceilings)
     return pd.DataFrame(rows)
 
 
@@ -85,18 +110,47 @@ def ranking_panels(protocols: pd.DataFrame, clusters: pd.DataFrame, global_accur
     return panels
 
 
+def _two_rater_rows(row: dict, ceilings: pd.DataFrame) -> list[dict]:
+    """The metric against the two-rater means beside the human ceiling, if the set has raters."""
+    mine = ceilings[(ceilings["dataset"] == row["dataset"]) & (ceilings["lp"] == row["lp"])]
+    if not (mine["who"] == row["metric"]).any():
+        return []
+    out = {key: row[key] for key in ("dataset", "lp", "metric", "human_score", "reference", "n_systems")}
+    out["gold"] = TWO_RATERS
+    for column, statistic in CEILING.items():
+        levels = mine[mine["statistic"] == statistic].set_index("who")
+        if not len(levels):
+            continue
+        value = float(levels.at[row["metric"], "value"])
+        level = float(levels.at[f"permuted {row['metric']}", "value"])
+        human = float(levels.at["one rater vs mean of two", "value"])
+        out.update({column: value, f"{column}_chance": level, f"{column}_human": human,
+                    f"{column}_share": headroom_share(value, level, human)})
+        if column == "seg_acc_eq":
+            out[f"{column}_chance_se"] = float(levels.at[f"permuted {row['metric']}", "standard_error"])
+            if "every pair tied" in levels.index:
+                out[f"{column}_floor"] = float(levels.at["every pair tied", "value"])
+    return [out]
+
+
 def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None) -> str:
     """One block per MQM set (metrics by system-level Pearson), then the global accuracy ranking."""
     lines = ["# mt-metrics-eval's protocols on the MQM sets", "",
              "Human translations left out; system scores as the study computes them (`corpus`), and as the mean of",
              "segment scores where marked; (n) = significance cluster (PERM-BOTH, or the pairwise permutation test",
              "for tie-calibrated acc_eq; 1 = top; results/significance/clusters.tsv). Every other protocol, the",
-             "intervals and the rows with human translations: results/correlations/protocols.tsv.", ""]
+             "intervals and the rows with human translations: results/correlations/protocols.tsv.", "",
+             "[c] = the chance level: the expected value of the metric's own scores permuted within the protocol's",
+             "groups, the gold's ties kept (exact; for tie-calibrated acc_eq from seeded permutations, the",
+             "calibration redone on each, ± its standard error). `floor` marks an acc_eq within "
+             f"{FLOOR_TOLERANCE} of the value a", "metric tying every pair scores (the share of gold-tied pairs "
+             "per item), which tie calibration can always reach.", ""]
     labels = {"sys_pearson": "sys Pearson", "sys_pearson_mean": "sys Pearson (mean of seg)",
               "sys_accuracy": "pairwise accuracy", "soft_accuracy": "soft pairwise acc.",
               "seg_kendall": "seg Kendall", "seg_acc_eq": "seg acc_eq (item, calibrated)"}
-    for (dataset, lp), group in table.groupby(["dataset", "lp"], sort=False):
-        group = group.sort_values("sys_pearson", ascending=False, kind="stable")
+    for (dataset, lp), both in table.groupby(["dataset", "lp"], sort=False):
+        two = both[both["gold"] == TWO_RATERS] if "gold" in both else both.iloc[0:0]
+        group = both.drop(two.index).sort_values("sys_pearson", ascending=False, kind="stable")
         first = group.iloc[0]
         lines += [f"## {dataset} {lp} ({first['human_score']}, reference {first['reference']}, "
                   f"{int(first['n_systems'])} MT systems)", "",
@@ -109,9 +163,11 @@ def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None
                 if column in CLUSTERED and not pd.isna(row.get(f"{column}_rank", math.nan)):
                     rank = int(row[f"{column}_rank"])
                     text = f"**{text}**" if rank == 1 else f"{text} ({rank})"
-                cells.append(text)
+                cells.append(text + _chance_text(row, column))
             lines.append(f"| {row['metric']} | " + " | ".join(cells) + " |")
         lines.append("")
+        if len(two):
+            lines += _two_rater_markdown(two.sort_values("sys_pearson", ascending=False, kind="stable"), labels)
     if global_accuracy is not None and len(global_accuracy):
         pairs = global_accuracy["lp"].iloc[0].replace("+", ", ")
         lines += [f"## Global pairwise accuracy over {pairs}", "",
@@ -127,6 +183,41 @@ def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None
             lines.append(f"| {rank} | {row['metric']} | {row['value']:.3f} |{interval}")
         lines.append("")
     return "\n".join(lines)
+
+
+def _chance_text(row, column: str) -> str:
+    """`` [c]`` after a value (`` [c ± se]`` for a permutation level) and ``floor`` where acc_eq sits on it."""
+    level = row.get(f"{column}_chance", math.nan)
+    if pd.isna(level):
+        return ""
+    se = row.get(f"{column}_chance_se", math.nan)
+    text = f" [{level:.3f}" + (f" ± {se:.3f}]" if not pd.isna(se) and se > 0 else "]")
+    floor = row.get(f"{column}_floor", math.nan)
+    if not pd.isna(floor) and not pd.isna(row[column]) and abs(row[column] - floor) <= FLOOR_TOLERANCE:
+        text += f" floor {floor:.3f}"
+    return text
+
+
+def _two_rater_markdown(two: pd.DataFrame, labels: dict) -> list[str]:
+    """Against a second human: one rater vs the mean of the other two (the ceiling), and each metric
+    against the same two-rater means, with its chance level and the share of the headroom it closes."""
+    columns = [c for c in CEILING if f"{c}_human" in two]
+    first = two.iloc[0]
+    lines = ["Against a second human: each segment's three raters, one held out (seeded rule, the three rotations "
+             "averaged); the", "human row is the held-out rater against the mean of the other two, each metric is "
+             "scored against the", "same means; value [c] and the share of the headroom it closes, (metric - c) / "
+             "(human - c).", "",
+             "| against the mean of two raters | " + " | ".join(labels[c] for c in columns) + " |",
+             "|---|" + "---:|" * len(columns),
+             "| **human: one rater** | " + " | ".join(f"**{first[f'{c}_human']:.3f}**" for c in columns) + " |"]
+    for _, row in two.iterrows():
+        cells = []
+        for column in columns:
+            value, share = row[column], row.get(f"{column}_share", math.nan)
+            cells.append("n/a" if pd.isna(value) else f"{value:.3f}" + _chance_text(row, column)
+                         + ("" if pd.isna(share) else f" {share:.0%}"))
+        lines.append(f"| {row['metric']} | " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def human_translations_table(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:

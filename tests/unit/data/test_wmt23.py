@@ -153,3 +153,13 @@ def test_written_sets_read_back(tmp_path):
     first = {p.relative_to(base): p.read_bytes() for p in base.rglob("*") if p.is_file()}
     wmt23.write_sxs({"en-de": wmt23.assemble_sxs("en-de", google, news)}, tmp_path / "out")
     assert {p.relative_to(base): p.read_bytes() for p in base.rglob("*") if p.is_file()} == first
+
+
+def test_the_studys_layout_holds_the_gold_only_and_every_rating_beside_it(tmp_path):
+    google, news = repository(tmp_path, good_rows())
+    sxs = wmt23.assemble_sxs("en-de", google, news)
+    base = wmt23.write_sxs({"en-de": sxs}, tmp_path / "out", rater_scores=False)
+    back = read_evalset(tmp_path / "out", wmt23.EVALSET, "en-de", std_ref="refA")
+    assert back.human_score_names == {"seg": ["mqm"], "sys": ["mqm"]}
+    assert sorted(p.name for p in (base / "human-scores").iterdir()) == ["en-de.mqm.seg.score", "en-de.mqm.sys.score"]
+    pd.testing.assert_frame_equal(pd.read_csv(base / "en-de.raters.tsv", sep="\t"), sxs.raters, check_dtype=False)

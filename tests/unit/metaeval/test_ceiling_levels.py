@@ -10,7 +10,8 @@ from mtmeta.data.evalset import EvalSet
 from mtmeta.data.wmt23 import SxsSet, rating_array
 from mtmeta.metaeval import ceiling
 from mtmeta.metrics import get
-from mtmeta.stats.ceiling import human_ceiling
+from mtmeta.stats import chance
+from mtmeta.stats.ceiling import human_ceiling, rotations
 from mtmeta.stats.system_pairs import pairwise_accuracy
 
 SYSTEMS = ["A", "B", "C", "D"]
@@ -66,5 +67,35 @@ def test_slot_agreement_names_three_pairs():
 
 
 def test_unknown_statistic_is_named():
-    with pytest.raises(ValueError, match="unknown statistic 'segment_tau'; known: system_accuracy"):
+    with pytest.raises(ValueError, match="unknown statistic 'segment_tau'; known: system_pearson, system_accuracy"):
         ceiling.statistic("segment_tau")
+
+
+def test_rater_levels_from_tables_with_the_protocol_tables_statistics():
+    sxs = small_set()
+    metrics = {"chrf": ceiling.metric_scores(sxs, get("chrf"))}
+    table = ceiling.rater_levels("en-de", sxs.raters, SYSTEMS, list(range(1, 6)), metrics, seed=5, draws=10,
+                                 statistics=ceiling.ALL_STATISTICS)
+    assert list(table["statistic"].unique()) == list(ceiling.ALL_STATISTICS)
+    row = table.set_index(["statistic", "level"])
+    _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
+    for name in ("system_pearson", "segment_kendall"):
+        metric = metrics["chrf"][0].loc[SYSTEMS].to_numpy() if name.startswith("system") else \
+            metrics["chrf"][1].loc[SYSTEMS].to_numpy()
+        direct = human_ceiling(ratings, ceiling.statistic(name), metric, seed=5)
+        assert row.loc[(name, "human"), "value"] == pytest.approx(direct.human)
+        assert row.loc[(name, "metric"), "value"] == pytest.approx(direct.metric)
+        assert row.loc[(name, "chance"), "value"] == 0.0
+
+
+def test_each_rotation_permutes_with_its_own_seed():
+    """Independent rotations: the standard error of the mean of three estimates is sqrt(sum se^2) / 3
+    only if they do not share their permutations (rotation r uses seed + r)."""
+    sxs = small_set()
+    _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
+    grid = ceiling.metric_scores(sxs, get("chrf"))[1].loc[SYSTEMS].to_numpy()
+    result = ceiling._chance("segment_acc_eq", ratings, grid, 5, 10)
+    estimates = [chance.permutation_level(gold, grid, chance.CALIBRATED, average_by="item", draws=10, seed=5 + r)
+                 for r, (_, gold) in enumerate(rotations(ratings, seed=5))]
+    assert result["value"] == pytest.approx(np.mean([e.value for e in estimates]))
+    assert result["standard_error"] == pytest.approx(np.sqrt(sum(e.standard_error ** 2 for e in estimates)) / 3)

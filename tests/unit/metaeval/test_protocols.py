@@ -11,6 +11,7 @@ from mtmeta.metaeval.export import export_metric
 from mtmeta.metaeval.external import segment_table, system_table
 from mtmeta.metaeval.protocols import PairScores, category_rows, protocol_rows
 from mtmeta.metrics.external import ExternalScores
+from mtmeta.stats import chance
 
 # Four MT systems and one human translation (refB) x three segments; MQM is 0 or negative.
 MQM = {"s1": [0.0, -1.0, -5.0], "s2": [-1.0, -5.0, -6.0], "s3": [0.0, 0.0, -1.0], "s4": [-5.0, -5.0, -10.0],
@@ -117,3 +118,41 @@ def test_global_accuracy_has_a_bootstrap_interval_beside_its_cluster():
     toy = table.loc["toy"]
     assert toy["value"] == pytest.approx(5 / 6) and toy["low"] < toy["value"] < toy["high"] <= 1.0
     assert (toy["interval_method"], toy["draws"]) == ("boot-systems", 200)
+
+
+def test_chance_levels_beside_every_protocol_value():
+    metric, pair = _pair()
+    pair.human_segments["mqm2"] = pair.human_segments["mqm"] * 2
+    pair.human["mqm2"] = pair.human["mqm"] * 2
+    table = protocol_rows("toy", metric, pair, ["mqm", "mqm2"], draws=50, seed=3, chance_draws=40)
+    primary = table[table["human_score"] == "mqm"]
+    # No tied system scores on either side: half of the pairs, with or without refB.
+    for included in ("excluded", "included"):
+        row = _value(primary, level="system", statistic="accuracy", human_translations=included,
+                     aggregation="corpus")
+        assert (row["chance"], row["chance_se"]) == (0.5, 0.0)
+    for statistic in ("pearson", "spearman", "kendall"):
+        assert _value(primary, level="system", statistic=statistic, human_translations="excluded",
+                      aggregation="corpus")["chance"] == 0.0
+    seg = primary[primary["level"] == "segment"]
+    assert set(seg.loc[seg["statistic"] != "acc_eq", "chance"]) == {0.0}
+    # Tie-calibrated acc_eq: the seeded permutation level, never below the every-pair-tied floor:
+    # per item the share of gold-tied pairs, (1/6 + 1/6 + 0) / 3.
+    acc_eq = _value(seg, statistic="acc_eq")
+    gold = np.array([MQM[s] for s in ["s1", "s2", "s3", "s4"]])
+    scores = np.array([METRIC[s] for s in ["s1", "s2", "s3", "s4"]])
+    expected = chance.permutation_level(gold, scores, chance.CALIBRATED, average_by="item", draws=40, seed=3)
+    assert acc_eq["floor"] == pytest.approx(1 / 9)
+    assert (acc_eq["chance"], acc_eq["chance_se"], acc_eq["chance_draws"]) == (
+        expected.value, expected.standard_error, 40)
+    assert acc_eq["floor"] <= acc_eq["chance"] < acc_eq["value"]
+    spa = _value(primary, statistic="soft_accuracy", human_translations="excluded")
+    mt = ["s1", "s2", "s3", "s4"]
+    assert spa["chance"] == chance.expected_soft_pairwise_accuracy(
+        pair.human_segments.pivot(index="system", columns="seg_id", values="mqm").loc[mt].to_numpy(), scores)
+    # The permutation levels are computed against the primary human score only.
+    other = table[table["human_score"] == "mqm2"]
+    assert math.isnan(_value(other, statistic="acc_eq")["chance"])
+    assert math.isnan(_value(other, statistic="soft_accuracy", human_translations="excluded")["chance"])
+    assert _value(other, level="system", statistic="accuracy", human_translations="excluded",
+                  aggregation="corpus")["chance"] == 0.5
