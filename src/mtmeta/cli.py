@@ -18,6 +18,7 @@ from mtmeta import __version__
 from mtmeta.cli_score import add_arguments as add_score_arguments
 from mtmeta.cli_score import cmd_score
 from mtmeta.errors import InputError, MtmetaError, OutputError
+from mtmeta.tasks_cli import add_tasks_command
 
 log = logging.getLogger("mtmeta")
 
@@ -336,6 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
     def with_config(p):
         p.add_argument("--config", help="config file (default: the repository's config/config.yaml)")
         return p
+
+    add_tasks_command(add)
 
     p = with_config(add("sources", cmd_sources, "List every declared source and where it would be fetched from."))
     p.add_argument("--mirror", help="override data_mirror (auto, none, or a directory)")

@@ -22,6 +22,7 @@ Segment ids are line numbers from 1, as everywhere in mtmeta.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -32,30 +33,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mtmeta.data.mtme_meta import meta_info
 from mtmeta.data.mtme_scores import LEVELS, check_name, read_score_file, score_lines
 from mtmeta.data.textio import decode_utf8, read_bytes
 from mtmeta.errors import InputError
 
 NO_TRANSLATION = "[No translation supplied]"  # mt-metrics-eval's marker of a missing output
 RESERVED_REFS = ("all", "src")
-LP = re.compile(r"[a-z]{2,3}-[a-z]{2,3}")
-
-# The standard reference of each test set and language pair, as mt-metrics-eval's meta_info.py
-# defines it (the default of a test set, then its exceptions).
-STANDARD_REFERENCE = {"wmt19": "ref", "wmt20": "ref", "wmt21.news": "refA", "wmt21.tedtalks": "refA",
-                      "wmt21.flores": "refA", "wmt22": "refA", "wmt23": "refA"}
-STANDARD_REFERENCE_EXCEPTIONS = {
-    ("wmt21.news", "en-de"): "refC", ("wmt21.news", "zh-en"): "refB", ("wmt21.tedtalks", "zh-en"): "refB",
-    ("wmt22", "cs-en"): "refB", ("wmt22", "en-cs"): "refB", ("wmt23", "he-en"): "refB", ("wmt23", "en-he"): "refB",
-}
+LP = re.compile(r"[a-z]{2,3}-[a-z]{2,3}(_[A-Za-z0-9]+)*")  # en-de; mt-metrics-eval's locale forms: en-ar_EG
 
 HUMAN_COLUMNS = {"seg": ["name", "system", "seg_id", "score"], "doc": ["name", "system", "doc", "score"],
                  "sys": ["name", "system", "score"], "domain": ["name", "domain", "system", "score"]}
 
 
 def standard_reference(name: str, lp: str) -> str | None:
-    """mt-metrics-eval's standard reference of a test set and pair, or None if it does not define one."""
-    return STANDARD_REFERENCE_EXCEPTIONS.get((name, lp), STANDARD_REFERENCE.get(name))
+    """mt-metrics-eval's standard reference of a test set and pair (its ``meta_info.py``,
+    :mod:`mtmeta.data.mtme_meta`), or None if it does not define one."""
+    info = meta_info(name, lp)
+    return info.std_ref if info else None
 
 
 def _typed(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -204,6 +199,8 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
         raise InputError(base, "no such test-set directory",
                          expected=f"an mt-metrics-eval test set {name} under {root}")
     source_path = base / "sources" / f"{lp}.txt"
+    if not source_path.is_file() and source_path.with_suffix(".jsonl").is_file():
+        source_path = source_path.with_suffix(".jsonl")  # mt-metrics-eval's newer form, field "source"
     sources = _read_texts(source_path)
     n = len(sources)
     if n == 0:
@@ -227,10 +224,10 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
     if not folder.is_dir():
         raise InputError(folder, "no such directory", expected=f"one file <system>.txt per system of {lp}")
     for path in sorted(folder.iterdir()):
-        if path.suffix != ".txt" or not path.is_file() or path.name.startswith("."):
-            raise InputError(path, "not a system output", expected=f"only <system>.txt files in {folder}")
+        if path.suffix not in (".txt", ".jsonl") or not path.is_file() or path.name.startswith("."):
+            raise InputError(path, "not a system output", expected=f"only <system>.txt (or .jsonl) files in {folder}")
         lines = _read_texts(path, n, missing_allowed=True)
-        outputs.append(pd.DataFrame({"system": pd.Series([path.name[: -len(".txt")]] * n, dtype=object),
+        outputs.append(pd.DataFrame({"system": pd.Series([path.name[: -len(path.suffix)]] * n, dtype=object),
                                      "seg_id": np.arange(1, n + 1),
                                      "hypothesis": pd.Series(lines, dtype=object)}))
     if not outputs:
@@ -250,9 +247,35 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
     return EvalSet(name, lp, std_ref, evalset.texts, evalset.references, evalset.outputs, human)
 
 
+JSONL_FIELDS = {"sources": "source", "references": "target", "system-outputs": "hypothesis"}
+
+
+def _read_jsonl(path: Path, n: int | None, missing_allowed: bool) -> list[str | None]:
+    """mt-metrics-eval's JSON-lines form of a source, reference or output file: one object per line,
+    the text in field source, target or hypothesis (by the folder), as its ``_ReadFieldFromJsonl``."""
+    folder = next((part for part in reversed(path.parts) if part in JSONL_FIELDS), "")
+    key = JSONL_FIELDS.get(folder, "hypothesis")
+    out: list[str | None] = []
+    for number, line in enumerate(decode_utf8(read_bytes(path), path).splitlines(), start=1):
+        try:
+            value = json.loads(line)[key]
+        except (ValueError, KeyError, TypeError):
+            raise InputError(path, f"line is not a JSON object with a field {key!r}", line=number,
+                             expected=f'one object per line like {{"{key}": "..."}}') from None
+        if value is None and not missing_allowed:
+            raise InputError(path, f"field {key!r} is null", line=number, expected="a text")
+        out.append(value)
+    if n is not None and len(out) != n:
+        raise InputError(path, f"{len(out)} lines", expected=f"{n} lines, one per source segment")
+    return out
+
+
 def _read_texts(path: Path, n: int | None = None, *, missing_allowed: bool = False) -> list[str | None]:
     """The lines of a text file as mt-metrics-eval reads them (trailing whitespace removed; the
-    no-translation marker as None where allowed); ``n`` lines if given."""
+    no-translation marker as None where allowed); ``n`` lines if given. A ``.jsonl`` file is read as
+    :func:`_read_jsonl` says."""
+    if path.suffix == ".jsonl":
+        return _read_jsonl(path, n, missing_allowed)
     raw = read_bytes(path)
     text = decode_utf8(raw, path)
     lines = text.split("\n")
@@ -297,7 +320,7 @@ def _read_documents(path: Path, n: int) -> tuple[list[str], list[str]]:
 
 def _reference_name(path: Path, lp: str) -> str:
     parts = path.name.split(".")
-    if len(parts) != 3 or parts[2] != "txt":
+    if len(parts) != 3 or parts[2] not in ("txt", "jsonl"):
         raise InputError(path, "not a reference file", expected=f"references/{lp}.<name>.txt, the name without dots")
     ref = parts[1]
     if "-" in ref or ref in RESERVED_REFS or not ref:
@@ -549,3 +572,76 @@ def read_metric_scores(path: str | Path) -> tuple[str, set[str] | str, str, pd.D
     elif level == "sys":
         table = table.drop(columns="item")
     return metric, used, level, table
+
+
+@dataclass(frozen=True)
+class MetricScores:
+    """One stored metric score file of a pair: ``name`` is ``<NAME>-<REF>`` as mt-metrics-eval names it,
+    ``refs`` the references it used (a set; every reference for ``all``, none for ``src``), ``scores``
+    a systems x items matrix (items: 1 at the sys level, segments in order at the seg level) with the
+    systems in ``systems`` order, and ``missing`` the systems of the pair it has no scores for (other
+    than the references it used)."""
+
+    name: str
+    basename: str
+    refs: frozenset
+    level: str
+    systems: list
+    scores: np.ndarray
+    missing: list
+    path: Path | None = None
+
+
+def metric_matrix(name: str, refs, level: str, table: pd.DataFrame, evalset: EvalSet,
+                  path: Path | None = None) -> MetricScores:
+    """A metric's scores (system, score and at the seg level seg_id) checked against ``evalset`` as
+    mt-metrics-eval's ``CheckScores`` does: an unknown system or a wrong number of scores is an error
+    naming ``path``; systems without scores are listed in ``missing`` (mt-metrics-eval fills them with
+    zeros unless strict; mtmeta never invents a score: a task that needs them leaves the metric out
+    and counts it)."""
+    where = path if path is not None else Path(f"{name}.{level}")
+    basename = name.rsplit("-", 1)[0]
+    used = frozenset(evalset.reference_names) if refs == "all" else frozenset(refs)
+    known = set(evalset.systems)
+    unknown = sorted(set(table["system"]) - known)
+    if unknown:
+        raise InputError(where, f"scores of systems without an output in system-outputs/{evalset.lp}: {unknown}",
+                         expected="scores of the pair's systems only")
+    expected = {"sys": 1, "seg": evalset.n_segments}.get(level)
+    if expected is None:
+        raise InputError(where, f"level {level!r}", expected="metric scores at the sys or seg level")
+    counts = table.groupby("system").size()
+    wrong = counts[counts != expected]
+    if len(wrong):
+        raise InputError(where, f"system {wrong.index[0]!r} has {int(wrong.iloc[0])} scores",
+                         expected=f"{expected} per system at the {level} level")
+    systems = sorted(set(table["system"]))
+    if level == "seg":
+        grid = table.pivot(index="system", columns="seg_id", values="score").reindex(
+            index=systems, columns=range(1, expected + 1))
+        matrix = grid.to_numpy(dtype=float)
+    else:
+        matrix = table.set_index("system")["score"].reindex(systems).to_numpy(dtype=float)[:, None]
+    missing = sorted(known - set(systems) - used)
+    return MetricScores(name, basename, used, level, systems, matrix, missing, path)
+
+
+def read_all_metric_scores(root: str | Path, evalset: EvalSet) -> list[MetricScores]:
+    """Every ``metric-scores/<lp>/<NAME>-<REF>.<level>.score`` of ``evalset``'s pair under ``root/<name>``
+    at the sys and seg levels (mt-metrics-eval's ``read_stored_metric_scores``), sorted by file name.
+    A reference the pair does not have is an error naming the file, as in mt-metrics-eval's
+    ``AddMetric``. Document- and domain-level files are not read (no task of the sets uses them)."""
+    folder = Path(root) / evalset.name / "metric-scores" / evalset.lp
+    out = []
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*.score")):
+        if path.name.rsplit(".", 2)[-2] not in ("sys", "seg"):
+            continue
+        metric, refs, level, table = read_metric_scores(path)
+        if refs != "all" and not set(refs) <= set(evalset.reference_names):
+            raise InputError(path, f"references {sorted(refs)} are not all references of {evalset.lp}",
+                             expected=f"references among {evalset.reference_names}, src or all")
+        name = path.name.rsplit(".", 2)[0]
+        out.append(metric_matrix(name, refs, level, table, evalset, path))
+    return out

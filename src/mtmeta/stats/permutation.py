@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -69,6 +69,9 @@ class PermutationResult:
     delta: float  # statistic(a) - statistic(b), on the scores the test permutes
     draws: int  # draws used (fewer than k after early stopping)
     method: str
+    # stat(a') - stat(b') of each draw used, what MTME keeps as its draws list and what the
+    # significance of an average over tasks resamples (MTME's ``AverageCorrMatrix``)
+    null: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -333,7 +336,7 @@ class _PermBoth:
                     break
         large = null >= delta
         n = draws_used(large, stopping)
-        return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method)
+        return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method, null[:n])
 
     def _check_spa_layout(self):
         if self.gold.ndim != 2 or np.isnan(self.gold).any():
@@ -353,13 +356,14 @@ class Verdicts:
 
 
 def verdicts(gold, metric, *, variant: str = "acc_eq", average_by: str = "item", epsilon: float | None = None,
-             sample_rate: float = 1.0, calibration_seed: int | None = None) -> Verdicts:
-    """The pairs and verdicts the pairwise test swaps; epsilon calibrated on the raw scores unless given."""
+             sample_rate: float = 1.0, calibration_seed: int | None = None, running_sum: bool = False) -> Verdicts:
+    """The pairs and verdicts the pairwise test swaps; epsilon calibrated on the raw scores unless given
+    (``running_sum``: in MTME's arithmetic, :func:`mtmeta.stats.tie_calibration.running_values`)."""
     groups = layout(gold, metric, average_by)
-    pairs = enumerate_pairs(groups)
+    pairs = enumerate_pairs(groups, in_order=running_sum)
     sampled = pairs if sample_rate == 1 else enumerate_pairs(groups, sample_rate, calibration_seed)
     if epsilon is None:
-        calibration = calibrate(sampled, variant)
+        calibration = calibrate(sampled, variant, running_sum=running_sum)
         epsilon, value = calibration.epsilon, calibration.value
     else:
         value = value_at(sampled, epsilon, variant)
@@ -410,7 +414,9 @@ def pairwise_test(a: Verdicts, b: Verdicts, *, variant: str, k: int, stopping: E
     delta = _mean_value(a.pairs, a.agree, variant) - _mean_value(b.pairs, b.agree, variant)
     method = (f"pairwise-permutation|{variant}|{average_by}|eps_a:{a.epsilon:.6g}|eps_b:{b.epsilon:.6g}|k:{k}|"
               f"block:{stopping.block_size}|seed:{seed}|groups:{n_groups}")
-    return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method)
+    scale = (2.0 if variant == "tau_eq" else 1.0) / max(n_groups, 1)
+    real_null = (null[:n] / (denominator if weights.dtype.kind == "i" else 1)) * scale
+    return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method, real_null)
 
 
 def _agreement(pairs, epsilon: float) -> np.ndarray:
@@ -451,6 +457,8 @@ class MetricRanking:
     ranks: list[int]  # significance cluster of each metric
     draws: np.ndarray  # draws used by each test
     method: str
+    # (i, j) -> the null differences stat(names[i]') - stat(names[j]') of that test's draws
+    null_draws: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 def set_layout(gold, metric, set_sizes) -> Groups:
@@ -488,7 +496,8 @@ def metric_value(gold, metric, statistic: str, *, average_by: str = "none", nan_
 def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, average_by: str = "none",
                  k: int = 1000, stopping: EarlyStopping = EarlyStopping(), seed: int = DEFAULT_SEED,
                  threshold: float = 0.05, nan_as_zero: bool = False, epsilon: float = 0.0,
-                 sample_rate: float = 1.0, calibration_seed: int | None = None, set_sizes=None) -> MetricRanking:
+                 sample_rate: float = 1.0, calibration_seed: int | None = None, set_sizes=None,
+                 running_sum: bool = False) -> MetricRanking:
     """MTME's ``CompareMetrics``: every metric's statistic, the significance matrix and the clusters.
     Tie-calibrated statistics (``acc_eq_calibrated``, ``tau_eq_calibrated``) use the pairwise
     permutation test with each metric's own epsilon; every other statistic uses PERM-BOTH. ``set_sizes``:
@@ -498,7 +507,7 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
     if calibrated:
         variant = statistic.removesuffix("_calibrated")
         verdict = {name: verdicts(gold, metrics[name], variant=variant, average_by=average_by, sample_rate=sample_rate,
-                                  calibration_seed=calibration_seed) for name in names}
+                                  calibration_seed=calibration_seed, running_sum=running_sum) for name in names}
         values = {name: verdict[name].value for name in names}
     else:
         values = {name: metric_value(gold, metrics[name], statistic, average_by=average_by,
@@ -507,6 +516,7 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
     order = sorted(names, key=lambda name: (-values[name] if not math.isnan(values[name]) else math.inf, name))
     n = len(order)
     p_values, draws = np.zeros((n, n)), np.zeros((n, n), dtype=np.int64)
+    null_draws = {}
     if calibrated:
         method = f"pairwise-permutation|{variant}|{average_by}|k:{k}|block:{stopping.block_size}|seed:{seed}"
     else:
@@ -522,5 +532,40 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
                     result = tester.test(metrics[order[i]], metrics[order[j]], k, stopping, seed,
                                          keys=(order[i], order[j]))
                 p_values[i, j], draws[i, j] = result.p_value, result.draws
+                null_draws[(i, j)] = result.null
     return MetricRanking(order, [values[name] for name in order], p_values, assign_ranks(p_values, threshold),
-                         draws, f"{method}|threshold:{threshold}")
+                         draws, f"{method}|threshold:{threshold}", null_draws)
+
+
+def average_significance(averages: Mapping[str, float], rankings: list[MetricRanking], weights, spans,
+                         threshold: float = 0.05) -> tuple[np.ndarray, list[int]]:
+    """MTME's ``TaskSetResults.AverageCorrMatrix``: the significance of differences between weighted
+    averages of task values. ``averages`` maps each metric to its average, best first; ``rankings``
+    are the tasks' rankings (with their draws), ``weights`` the tasks' weights and ``spans`` the width
+    of each task's range (1 for accuracies, 2 for correlations: the average rescales every value to
+    [0, 1]). For metrics m1 above m2, each task's null differences stat(m1') - stat(m2') are scaled by
+    weight / span; a task that stopped early is repeated (``np.tile``) up to the longest; their sum per
+    draw is the null distribution of the average's difference, and p = the share of draws >= the
+    observed difference. Returns (p-value matrix, cluster ranks)."""
+    names = list(averages)
+    n = len(names)
+    p_values = np.zeros((n, n))
+    positions = [{name: i for i, name in enumerate(r.names)} for r in rankings]
+    for i in range(n):
+        for j in range(i + 1, n):
+            m1, m2 = names[i], names[j]
+            per_task = []
+            for ranking, where, weight, span in zip(rankings, positions, weights, spans, strict=True):
+                a, b = where[m1], where[m2]
+                null = ranking.null_draws.get((a, b) if a < b else (b, a))
+                if null is None:
+                    raise ValueError("a task was ranked without significance draws (k = 0)")
+                per_task.append(weight * (null if a < b else -null) / span)
+            longest = max(len(d) for d in per_task)
+            if longest == 0:
+                raise ValueError("a task test has no draws")
+            total = np.zeros(longest)
+            for d in per_task:
+                total += np.tile(d, int(np.ceil(longest / len(d))))[:longest]
+            p_values[i, j] = float(np.mean(total >= averages[m1] - averages[m2]))
+    return p_values, assign_ranks(p_values, threshold)
