@@ -39,7 +39,8 @@ def add_tasks_command(add) -> None:
     p.add_argument("--k", type=int, default=1000, help="permutation draws per test (default 1000; 0: no tests)")
     p.add_argument("--seed", type=int, default=12345, help="seed of the draws (task i uses SEED + i - 1)")
     p.add_argument("--format", choices=FORMATS, default="text", help="printed table (default text)")
-    p.add_argument("--out", help="also write tasks.tsv, average.tsv, table.{txt,tsv,tex} and run.json here")
+    p.add_argument("--out", help="also write tasks.tsv, average.tsv, p_values.tsv, table.{txt,tsv,tex} and run.json "
+                                 "here")
 
 
 def _pairs_option(text: str, option: str) -> dict:
@@ -97,7 +98,7 @@ def _renamed(matrix, name):
 
 
 def cmd_tasks(args) -> int:
-    from mtmeta.metaeval.task_tables import average_rows, render, task_rows
+    from mtmeta.metaeval.task_tables import average_rows, p_value_rows, render, task_rows
     from mtmeta.metaeval.tasks import load_pair, load_task_set, official_task_set, run_task_set
 
     if args.k < 0:
@@ -130,6 +131,7 @@ def cmd_tasks(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
         task_rows(result).to_csv(out / "tasks.tsv", sep="\t", index=False)
         average_rows(result).to_csv(out / "average.tsv", sep="\t", index=False)
+        p_value_rows(result).to_csv(out / "p_values.tsv", sep="\t", index=False)
         for fmt, suffix in (("text", "txt"), ("tsv", "tsv"), ("latex", "tex")):
             (out / f"table.{suffix}").write_text(render(result, fmt), encoding="utf-8")
         (out / "run.json").write_text(json.dumps(

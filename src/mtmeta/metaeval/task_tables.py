@@ -143,3 +143,23 @@ def average_rows(result: TaskSetResult) -> pd.DataFrame:
     return pd.DataFrame([{"metric": m, "average": v, "rank": r, "k": result.k, "seed": result.seed,
                           "task_set": result.task_set.name} for m, (v, r) in result.average.items()],
                         columns=["metric", "average", "rank", "k", "seed", "task_set"])
+
+
+def p_value_rows(result: TaskSetResult) -> pd.DataFrame:
+    """Every test: task (0 for the average), the better and the worse metric, the p-value of "better
+    beats worse" and the draws it used."""
+    rows = []
+    for i, task in enumerate(result.tasks, start=1):
+        ranking = task.ranking
+        if ranking is None:
+            continue
+        for a in range(len(ranking.names)):
+            for b in range(a + 1, len(ranking.names)):
+                rows.append({"task": i, "better": ranking.names[a], "worse": ranking.names[b],
+                             "p_value": ranking.p_values[a, b], "draws": int(ranking.draws[a, b])})
+    names = list(result.average)
+    for a in range(len(names)):
+        for b in range(a + 1, len(names)):
+            rows.append({"task": 0, "better": names[a], "worse": names[b], "p_value": result.p_values[a, b],
+                         "draws": result.k})
+    return pd.DataFrame(rows, columns=["task", "better", "worse", "p_value", "draws"])

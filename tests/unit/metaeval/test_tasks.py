@@ -129,8 +129,9 @@ def test_the_command_prints_and_writes_the_tables(tmp_path, capsys):
     assert main(argv) == 0
     first = capsys.readouterr().out
     assert "avg-corr" in first and "k=50, seed=12345" in first
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["average.tsv", "run.json", "table.tex",
-                                                                    "table.tsv", "table.txt", "tasks.tsv"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["average.tsv", "p_values.tsv", "run.json",
+                                                                    "table.tex", "table.tsv", "table.txt",
+                                                                    "tasks.tsv"]
     tasks = pd.read_csv(tmp_path / "out/tasks.tsv", sep="\t")
     assert len(tasks) == 20 and set(tasks["seed"]) == set(range(12345, 12355))
     assert main(argv) == 0
