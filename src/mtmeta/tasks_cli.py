@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,11 @@ def add_tasks_command(add) -> None:
                    help="standard reference of a pair where the root lacks mt-metrics-eval's (e.g. zh-en=refA)")
     p.add_argument("--scores", action="append", default=[], metavar="NAME=FILE",
                    help="a metric of yours: TSV with lp, system, score (+ seg_id for segment scores)")
+    p.add_argument("--metric-scores", action="append", default=[], metavar="DIR",
+                   help="more stored metric scores: DIR/<lp>/<NAME>-<REF>.<level>.score (e.g. the study's "
+                        "results/mtme/<dataset>/metric-scores)")
+    p.add_argument("--all-metrics", action="store_true",
+                   help="no primary-submission filter (mt-metrics-eval's primary=False)")
     p.add_argument("--k", type=int, default=1000, help="permutation draws per test (default 1000; 0: no tests)")
     p.add_argument("--seed", type=int, default=12345, help="seed of the draws (task i uses SEED + i - 1)")
     p.add_argument("--format", choices=FORMATS, default="text", help="printed table (default text)")
@@ -93,7 +99,6 @@ def read_user_scores(name: str, paths: list[str], pairs: dict) -> dict:
 
 
 def _renamed(matrix, name):
-    from dataclasses import replace
     return replace(matrix, name=name, basename=name)
 
 
@@ -105,9 +110,12 @@ def cmd_tasks(args) -> int:
         raise InputError("--k", f"{args.k}", expected="a number of draws >= 0")
     if Path(args.task_set).suffix in (".yaml", ".yml") or Path(args.task_set).is_file():
         task_set = load_task_set(args.task_set, k=args.k)
+        if args.all_metrics:
+            task_set = replace(task_set, tasks=tuple(replace(t, primary=False) for t in task_set.tasks))
     else:
         lps = args.pairs.split(",") if args.pairs else None
-        task_set = official_task_set(args.task_set, lps=lps, test_set=args.testset, k=args.k)
+        task_set = official_task_set(args.task_set, lps=lps, test_set=args.testset, k=args.k,
+                                     primary=not args.all_metrics)
     root = Path(args.root)
     if not root.is_dir():
         raise InputError(root, "no such directory", expected="an mt-metrics-eval data root")
@@ -117,7 +125,8 @@ def cmd_tasks(args) -> int:
     for task in task_set.tasks:
         for lp in task.pairs:
             if lp not in pairs:
-                pairs[lp] = load_pair(root, task.test_set, lp, std_ref=std_refs.get((task.test_set, lp)))
+                pairs[lp] = load_pair(root, task.test_set, lp, std_ref=std_refs.get((task.test_set, lp)),
+                                      metric_dirs=args.metric_scores)
     loaded = {(t.test_set, lp): pairs[lp] for t in task_set.tasks for lp in t.pairs}
     extra = {name: read_user_scores(name, paths, pairs)
              for name, paths in _pairs_option(args.scores, "--scores").items()}

@@ -626,12 +626,13 @@ def metric_matrix(name: str, refs, level: str, table: pd.DataFrame, evalset: Eva
     return MetricScores(name, basename, used, level, systems, matrix, missing, path)
 
 
-def read_all_metric_scores(root: str | Path, evalset: EvalSet) -> list[MetricScores]:
+def read_all_metric_scores(root: str | Path, evalset: EvalSet, *, folder: Path | None = None) -> list[MetricScores]:
     """Every ``metric-scores/<lp>/<NAME>-<REF>.<level>.score`` of ``evalset``'s pair under ``root/<name>``
     at the sys and seg levels (mt-metrics-eval's ``read_stored_metric_scores``), sorted by file name.
     A reference the pair does not have is an error naming the file, as in mt-metrics-eval's
-    ``AddMetric``. Document- and domain-level files are not read (no task of the sets uses them)."""
-    folder = Path(root) / evalset.name / "metric-scores" / evalset.lp
+    ``AddMetric``. Document- and domain-level files are not read (no task of the sets uses them).
+    ``folder``: read this folder of ``<NAME>-<REF>.<level>.score`` files instead."""
+    folder = folder or Path(root) / evalset.name / "metric-scores" / evalset.lp
     out = []
     if not folder.is_dir():
         return out

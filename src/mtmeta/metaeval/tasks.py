@@ -317,9 +317,12 @@ class PairNotFound(InputError):
     pass
 
 
-def load_pair(root: str | Path, test_set: str, lp: str, *, std_ref: str | None = None) -> Pair:
-    """A pair of an MTME root with every stored metric score; the meta-info from MTME's table, or
-    (for a test set MTME does not know) a standard reference that must be given."""
+def load_pair(root: str | Path, test_set: str, lp: str, *, std_ref: str | None = None,
+              metric_dirs: Sequence[str | Path] = ()) -> Pair:
+    """A pair of an MTME root with every stored metric score, and those of ``metric_dirs`` (folders
+    holding ``<lp>/<NAME>-<REF>.<level>.score``, as the study's ``results/mtme/<dataset>/metric-scores``;
+    MTME's ``EvalSet(path=[...])`` and ``AddMetricsFromDir``); the meta-info from MTME's table, or (for a
+    test set MTME does not know) a standard reference that must be given."""
     base = Path(root) / test_set
     if not (base / "sources").is_dir():
         raise PairNotFound(base, "no such test set under the root", expected=f"{root}/{test_set}/sources/...")
@@ -343,7 +346,15 @@ def load_pair(root: str | Path, test_set: str, lp: str, *, std_ref: str | None =
     elif std_ref and std_ref != info.std_ref:
         deviations.append(f"{test_set} {lp}: standard reference {std_ref} instead of mt-metrics-eval's {info.std_ref}")
         info = replace(info, std_ref=std_ref)
-    return Pair(evalset, read_all_metric_scores(root, evalset), info, deviations)
+    metrics = read_all_metric_scores(root, evalset)
+    for folder in metric_dirs:
+        more = read_all_metric_scores(Path(folder), evalset, folder=Path(folder) / lp)
+        clash = sorted({m.name + "." + m.level for m in metrics} & {m.name + "." + m.level for m in more})
+        if clash:
+            raise InputError(Path(folder) / lp, f"metric scores {clash} are also stored in the root",
+                             expected="each metric once")
+        metrics += more
+    return Pair(evalset, metrics, info, deviations)
 
 
 def display_name(metric: MetricScores, primaries: frozenset) -> str:
@@ -511,7 +522,8 @@ def average_values(results: Sequence[TaskResult], weights: Sequence[float]) -> d
 
 
 def run_task_set(task_set: TaskSet, root: str | Path, *, extra=None, seed: int = DEFAULT_SEED,
-                 std_refs: Mapping | None = None, loaded: Mapping | None = None) -> TaskSetResult:
+                 std_refs: Mapping | None = None, loaded: Mapping | None = None,
+                 metric_dirs: Sequence[str | Path] = ()) -> TaskSetResult:
     """Every task of ``task_set`` on the MTME root (task i draws with seed + i), the average and its
     significance clusters. ``extra``: the user's metrics, name -> lp -> level -> MetricScores;
     ``loaded``: pairs read already, (test set, lp) -> Pair."""
@@ -521,7 +533,8 @@ def run_task_set(task_set: TaskSet, root: str | Path, *, extra=None, seed: int =
         for lp in task.pairs:
             if (task.test_set, lp) not in pairs:
                 pairs[(task.test_set, lp)] = load_pair(root, task.test_set, lp,
-                                                      std_ref=std_refs.get((task.test_set, lp)))
+                                                      std_ref=std_refs.get((task.test_set, lp)),
+                                                      metric_dirs=metric_dirs)
     extra = _check_extra(extra or {}, pairs)
     results = []
     for index, task in enumerate(task_set.tasks):

@@ -196,3 +196,21 @@ def test_metrics_table_as_mtme_tasks_test():
                                  "m3  2 0.500       --  1 0.500"]
     tsv = metrics_table(["m3"], columns, [], "tsv")
     assert tsv == "m3\t2\t0.500000\t--\t--\t1\t0.500000\n"
+
+
+def test_metric_scores_beside_the_root_and_no_primary_filter(tmp_path, capsys):
+    root = build_root(tmp_path / "root")
+    exported = tmp_path / "exported" / "metric-scores"
+    for lp in PAIRS:
+        (exported / lp).mkdir(parents=True)
+        for path in (root / "wmt23/metric-scores" / lp).glob("NotPrimary-*"):
+            path.rename(exported / lp / path.name)
+    argv = ["tasks", "wmt23", "--root", str(root), "--k", "0", "--metric-scores", str(exported)]
+    assert main(argv) == 0
+    assert "NotPrimary" not in capsys.readouterr().out  # not a WMT23 primary submission
+    assert main([*argv, "--all-metrics"]) == 0
+    assert "\n*NotPrimary " in capsys.readouterr().out  # MTME's mark of a non-primary metric
+    (exported / "en-de" / "BLEU-refA.sys.score").write_text((root / "wmt23/metric-scores/en-de/BLEU-refA.sys.score")
+                                                            .read_text())
+    assert main(argv) == 2
+    assert "metric scores ['BLEU-refA.sys'] are also stored in the root" in capsys.readouterr().err
