@@ -325,7 +325,10 @@ def load_pair(root: str | Path, test_set: str, lp: str, *, std_ref: str | None =
     test set MTME does not know) a standard reference that must be given."""
     base = Path(root) / test_set
     if not (base / "sources").is_dir():
-        raise PairNotFound(base, "no such test set under the root", expected=f"{root}/{test_set}/sources/...")
+        present = sorted(p.parent.name for p in Path(root).glob("*/sources") if p.is_dir())
+        raise PairNotFound(base, "no such test set under the root",
+                           expected=f"{root}/{test_set}/sources/..., or a design put on one of the root's test sets "
+                                    f"({', '.join(present) or 'none'}) with --testset")
     if not any((base / "sources").glob(f"{lp}.*")):
         known = sorted(p.name.split(".")[0] for p in (base / "sources").glob("*.*"))
         raise PairNotFound(base / "sources", f"no source file of {lp}", expected=f"one of the pairs {known}")
