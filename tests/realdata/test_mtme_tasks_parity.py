@@ -1,4 +1,4 @@
-"""mtmeta's task sets against mt-metrics-eval's own code on real data: the WMT23 design on the WMT21
+"""mtmeta's task sets against mt-metrics-eval's own code on real data: the WMT23 and WMT24 designs on the WMT21
 news pairs (en-de, en-ru, zh-en), BLEU and chrF as stored metric scores
 (tests/fixtures/mtme_tasks/build_root.py builds the root from the mirror; make_reference.py ran
 MTME's tasks.py on it, outside the project; wmt21_news_wmt23.json holds its values and provenance).
@@ -64,3 +64,15 @@ def test_significance_agrees_with_mtme(root):
         assert abs(ours - theirs) <= 5 * error, (ours, theirs)
         if abs(theirs - 0.05) > 4.5 * math.sqrt(0.05 * 0.95 / 1000):
             assert our_ranks == their_ranks
+
+
+def test_wmt24_design_equals_mtme_bit_for_bit(root):
+    # soft pairwise accuracy (MTME's pce.py: default_rng(4), float32) and acc_eq, equal weights
+    reference = REFERENCE["wmt24_design"]
+    result = run_task_set(official_task_set("wmt24", lps=PAIRS, test_set="wmt21.news", k=0), root, std_refs=STD_REFS)
+    assert result.task_set.weights == reference["weights"]
+    for ours, theirs in zip(result.tasks, reference["tasks"], strict=True):
+        assert (ours.task.lang, ours.task.corr_fcn) == (theirs["lang"], theirs["corr_fcn"])
+        assert ours.ranking.names == theirs["order"]
+        assert dict(zip(ours.ranking.names, ours.ranking.values, strict=True)) == theirs["values"]
+    assert {m: v for m, (v, _) in result.average.items()} == reference["average"]
