@@ -47,7 +47,6 @@ Where mtmeta departs from MTME, on purpose:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -578,6 +577,3 @@ def _check_extra(extra, pairs) -> dict:
                              expected=f"pairs among {sorted(known)}")
     return extra
 
-
-def is_nan(value) -> bool:
-    return isinstance(value, float) and math.isnan(value)
