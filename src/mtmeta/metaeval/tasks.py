@@ -520,7 +520,9 @@ def average_values(results: Sequence[TaskResult], weights: Sequence[float]) -> d
         for name, value in zip(result.ranking.names, result.ranking.values, strict=True):
             terms.setdefault(name, []).append((value - b) / (e - b) * weight)
     averages = {name: sum(t) for name, t in terms.items() if len(t) == len(results)}
-    return dict(sorted(averages.items(), key=lambda item: -item[1]))
+    # An undefined value (a constant metric's correlation) makes the average undefined: last, not
+    # wherever a NaN happens to sort.
+    return dict(sorted(averages.items(), key=lambda item: (item[1] != item[1], -item[1] if item[1] == item[1] else 0)))
 
 
 def run_task_set(task_set: TaskSet, root: str | Path, *, extra=None, seed: int = DEFAULT_SEED,

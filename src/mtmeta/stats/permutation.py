@@ -581,5 +581,7 @@ def average_significance(averages: Mapping[str, float], rankings: list[MetricRan
             total = np.zeros(longest)
             for d in per_task:
                 total += np.tile(d, int(np.ceil(longest / len(d))))[:longest]
-            p_values[i, j] = float(np.mean(total >= averages[m1] - averages[m2]))
+            observed = averages[m1] - averages[m2]
+            # an undefined average is never significantly different (NaN p: no new cluster)
+            p_values[i, j] = float(np.mean(total >= observed)) if observed == observed else math.nan
     return p_values, assign_ranks(p_values, threshold)

@@ -214,3 +214,14 @@ def test_metric_scores_beside_the_root_and_no_primary_filter(tmp_path, capsys):
                                                             .read_text())
     assert main(argv) == 2
     assert "metric scores ['BLEU-refA.sys'] are also stored in the root" in capsys.readouterr().err
+
+
+def test_an_undefined_average_sorts_last():
+    from mtmeta.metaeval.tasks import TaskResult, average_values
+    from mtmeta.stats.permutation import MetricRanking
+
+    task = Task("wmt23", "en-de", corr_fcn="pearson")
+    ranking = MetricRanking(["B", "A", "C"], [math.nan, 0.5, 0.1], np.zeros((3, 3)), [1, 1, 1],
+                            np.zeros((3, 3), int), "")
+    averages = average_values([TaskResult(task, ranking)], [1.0])
+    assert list(averages) == ["A", "C", "B"] and averages["A"] == 0.75 and math.isnan(averages["B"])

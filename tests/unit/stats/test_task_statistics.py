@@ -134,3 +134,9 @@ def test_average_significance_by_hand():
 def test_average_significance_needs_draws():
     with pytest.raises(ValueError, match="without significance draws"):
         average_significance({"A": 1.0, "B": 0.0}, [ranking(["A", "B"], {})], [1.0], [1.0])
+
+
+def test_an_undefined_average_is_never_significant():
+    first = ranking(["A", "B"], {(0, 1): np.array([0.0, 0.1])})
+    p_values, ranks = average_significance({"A": 0.5, "B": np.nan}, [first], [1.0], [1.0])
+    assert np.isnan(p_values[0, 1]) and ranks == [1, 1]
