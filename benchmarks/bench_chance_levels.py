@@ -3,7 +3,7 @@
 Usage:
 
     .venv/bin/python benchmarks/bench_chance_levels.py --datasets DIR [DIR ...] [--raters EVALSET_DIR]
-        [--metrics bleu chrf] [--draws 200] [--out benchmarks/chance_levels.md]
+        [--metrics bleu chrf] [--draws 200] [--out benchmarks/results/chance_levels.md]
 
 ``--datasets``: prepared pairs (results/datasets/<dataset>/<lp>/ of a study run: segments.parquet,
 summary.json, human_scores.tsv, human_segments.parquet, human_translations.tsv). Each metric is

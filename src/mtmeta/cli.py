@@ -19,6 +19,7 @@ from mtmeta.cli_ranges import config_int
 from mtmeta.cli_score import MAX_SEED, _seed, cmd_score
 from mtmeta.cli_score import add_arguments as add_score_arguments
 from mtmeta.errors import InputError, MtmetaError, OutputError, stage, stage_of
+from mtmeta.tasks_cli import add_tasks_command
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -343,6 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
     def with_config(p):
         p.add_argument("--config", help="config file (default: the repository's config/config.yaml)")
         return p
+
+    add_tasks_command(add)
 
     p = with_config(add("sources", cmd_sources, "List every declared source and where it would be fetched from."))
     p.add_argument("--mirror", help="override data_mirror (auto, none, or a directory)")

@@ -9,6 +9,8 @@ from mtmeta.cli import build_parser, main
 COMMANDS = ["sources", "fetch", "prepare", "score", "metrics", "human-scores", "correlate", "evaluate", "check-config",
             "export-scores"]
 
+COMMANDS += ["tasks"]  # registered by mtmeta.tasks_cli
+
 
 def test_every_command_has_help(capsys):
     for command in [None, *COMMANDS]:

@@ -23,6 +23,7 @@ Segment ids are line numbers from 1, as everywhere in mtmeta.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 from collections.abc import Iterable, Sequence
@@ -33,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.data.corpus import LANGUAGE_PAIR
+from mtmeta.data.mtme_meta import meta_info
 from mtmeta.data.mtme_scores import LEVELS, check_name, read_score_file, score_lines
 from mtmeta.data.names import check_name_at, name_problem
 from mtmeta.data.textio import decode_utf8, read_bytes
@@ -57,8 +59,10 @@ HUMAN_COLUMNS = {"seg": ["name", "system", "seg_id", "score"], "doc": ["name", "
 
 
 def standard_reference(name: str, lp: str) -> str | None:
-    """mt-metrics-eval's standard reference of a test set and pair, or None if it does not define one."""
-    return STANDARD_REFERENCE_EXCEPTIONS.get((name, lp), STANDARD_REFERENCE.get(name))
+    """mt-metrics-eval's standard reference of a test set and pair (its ``meta_info.py``,
+    :mod:`mtmeta.data.mtme_meta`), or None if it does not define one."""
+    info = meta_info(name, lp)
+    return info.std_ref if info else None
 
 
 def _typed(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -210,6 +214,8 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
         raise InputError(base, "no such test-set directory",
                          expected=f"an mt-metrics-eval test set {name} under {root}")
     source_path = base / "sources" / f"{lp}.txt"
+    if not source_path.is_file() and source_path.with_suffix(".jsonl").is_file():
+        source_path = source_path.with_suffix(".jsonl")  # mt-metrics-eval's newer form, field "source"
     sources = _read_texts(source_path)
     n = len(sources)
     if n == 0:
@@ -233,8 +239,15 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
     folder = base / "system-outputs" / lp
     if not folder.is_dir():
         raise InputError(folder, "no such directory", expected=f"one file <system>.txt per system of {lp}")
+    seen: dict[str, Path] = {}
+    for path in sorted(files.outputs, key=lambda p: p.suffix != ".txt"):  # named before any is read
+        system = path.name[: -len(path.suffix)]
+        if system in seen:
+            raise InputError(folder, f"{seen[system].name} and {path.name}: system {system} is given twice",
+                             expected="one file per system (.txt or .jsonl, not both)")
+        seen[system] = path
     for path in files.outputs:
-        system = check_name_at(path.name[: -len(".txt")], path, "system name", file_name=True)
+        system = check_name_at(path.name[: -len(path.suffix)], path, "system name", file_name=True)
         lines = _read_texts(path, n, missing_allowed=True)
         outputs.append(pd.DataFrame({"system": pd.Series([system] * n, dtype=object),
                                      "seg_id": np.arange(1, n + 1),
@@ -243,7 +256,8 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
         ignored = [path.name for path in files.ignored if path.parent == folder]
         shown = f" ({len(ignored)} other entries ignored: {', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''})"
         raise InputError(folder, "no system outputs" + (shown if ignored else ""),
-                         expected=f"one file <system>.txt per system of {lp} (mt-metrics-eval reads only *.txt files)")
+                         expected=f"one file <system>.txt (or .jsonl) per system of {lp}, "
+                                  "as mt-metrics-eval reads them")
     outputs = pd.concat(outputs, ignore_index=True)
 
     std_ref = std_ref or standard_reference(name, lp)
@@ -263,9 +277,9 @@ def read_evalset(root: str | Path, name: str, lp: str, *, std_ref: str | None = 
 @dataclass
 class PairFiles:
     """The files of one pair of a test set that :func:`read_evalset` reads, and the entries beside
-    them it ignores as mt-metrics-eval does (it reads ``references/<lp>.*.txt``,
-    ``system-outputs/<lp>/*.txt`` and ``human-scores/<lp>.*.score`` only): a ``README``, an editor's
-    ``refB.txt~``, a ``.jsonl`` or a hidden file there is reported, not read."""
+    them it ignores (mt-metrics-eval reads ``references/<lp>.*.{txt,jsonl}``,
+    ``system-outputs/<lp>/*.{txt,jsonl}`` and ``human-scores/<lp>.*.score``): a ``README``, an editor's
+    ``refB.txt~`` or a hidden file there is reported, not read (mt-metrics-eval stops on the second)."""
 
     sources: Path
     documents: Path
@@ -278,15 +292,22 @@ class PairFiles:
         return [self.sources, self.documents, *self.references, *self.outputs, *self.human]
 
 
+READ_SUFFIXES = (".txt", ".jsonl")  # the text files mt-metrics-eval reads (.jsonl: its newer form)
+
+
 def pair_files(root: str | Path, name: str, lp: str) -> PairFiles:
     base = Path(root) / name
     folder = base / "system-outputs" / lp
     entries = sorted(folder.iterdir()) if folder.is_dir() else []
-    outputs = [p for p in entries if p.name.endswith(".txt") and not p.name.startswith(".")]
+    # mt-metrics-eval's data.py reads <system>.txt and, in its newer releases, <system>.jsonl
+    outputs = [p for p in entries if p.suffix in READ_SUFFIXES and not p.name.startswith(".")]
     ignored = [p for p in entries if p not in outputs]
-    references = sorted((base / "references").glob(f"{lp}.*.txt"))
+    references = sorted(p for p in (base / "references").glob(f"{lp}.*.*") if p.suffix in READ_SUFFIXES)
     ignored += sorted(p for p in (base / "references").glob(f"{lp}.*") if p not in references)
-    return PairFiles(base / "sources" / f"{lp}.txt", base / "documents" / f"{lp}.docs", references, outputs,
+    source = base / "sources" / f"{lp}.txt"
+    if not source.is_file() and source.with_suffix(".jsonl").is_file():
+        source = source.with_suffix(".jsonl")
+    return PairFiles(source, base / "documents" / f"{lp}.docs", references, outputs,
                      sorted((base / "human-scores").glob(f"{lp}.*.score")), ignored)
 
 
@@ -326,9 +347,35 @@ def update_manifest(target: str | Path, root: str | Path, name: str, lp: str) ->
     return True
 
 
+JSONL_FIELDS = {"sources": "source", "references": "target", "system-outputs": "hypothesis"}
+
+
+def _read_jsonl(path: Path, n: int | None, missing_allowed: bool) -> list[str | None]:
+    """mt-metrics-eval's JSON-lines form of a source, reference or output file: one object per line,
+    the text in field source, target or hypothesis (by the folder), as its ``_ReadFieldFromJsonl``."""
+    folder = next((part for part in reversed(path.parts) if part in JSONL_FIELDS), "")
+    key = JSONL_FIELDS.get(folder, "hypothesis")
+    out: list[str | None] = []
+    for number, line in enumerate(decode_utf8(read_bytes(path), path).splitlines(), start=1):
+        try:
+            value = json.loads(line)[key]
+        except (ValueError, KeyError, TypeError):
+            raise InputError(path, f"line is not a JSON object with a field {key!r}", line=number,
+                             expected=f'one object per line like {{"{key}": "..."}}') from None
+        if value is None and not missing_allowed:
+            raise InputError(path, f"field {key!r} is null", line=number, expected="a text")
+        out.append(value)
+    if n is not None and len(out) != n:
+        raise InputError(path, f"{len(out)} lines", expected=f"{n} lines, one per source segment")
+    return out
+
+
 def _read_texts(path: Path, n: int | None = None, *, missing_allowed: bool = False) -> list[str | None]:
     """The lines of a text file as mt-metrics-eval reads them (trailing whitespace removed; the
-    no-translation marker as None where allowed); ``n`` lines if given."""
+    no-translation marker as None where allowed); ``n`` lines if given. A ``.jsonl`` file is read as
+    :func:`_read_jsonl` says."""
+    if path.suffix == ".jsonl":
+        return _read_jsonl(path, n, missing_allowed)
     raw = read_bytes(path)
     text = decode_utf8(raw, path)
     lines = text.split("\n")
@@ -373,7 +420,7 @@ def _read_documents(path: Path, n: int) -> tuple[list[str], list[str]]:
 
 def _reference_name(path: Path, lp: str) -> str:
     parts = path.name.split(".")
-    if len(parts) != 3 or parts[2] != "txt":
+    if len(parts) != 3 or parts[2] not in ("txt", "jsonl"):
         raise InputError(path, "not a reference file", expected=f"references/{lp}.<name>.txt, the name without dots")
     ref = parts[1]
     if "-" in ref or ref in RESERVED_REFS or not ref:
@@ -648,3 +695,77 @@ def read_metric_scores(path: str | Path) -> tuple[str, set[str] | str, str, pd.D
     elif level == "sys":
         table = table.drop(columns="item")
     return metric, used, level, table
+
+
+@dataclass(frozen=True)
+class MetricScores:
+    """One stored metric score file of a pair: ``name`` is ``<NAME>-<REF>`` as mt-metrics-eval names it,
+    ``refs`` the references it used (a set; every reference for ``all``, none for ``src``), ``scores``
+    a systems x items matrix (items: 1 at the sys level, segments in order at the seg level) with the
+    systems in ``systems`` order, and ``missing`` the systems of the pair it has no scores for (other
+    than the references it used)."""
+
+    name: str
+    basename: str
+    refs: frozenset
+    level: str
+    systems: list
+    scores: np.ndarray
+    missing: list
+    path: Path | None = None
+
+
+def metric_matrix(name: str, refs, level: str, table: pd.DataFrame, evalset: EvalSet,
+                  path: Path | None = None) -> MetricScores:
+    """A metric's scores (system, score and at the seg level seg_id) checked against ``evalset`` as
+    mt-metrics-eval's ``CheckScores`` does: an unknown system or a wrong number of scores is an error
+    naming ``path``; systems without scores are listed in ``missing`` (mt-metrics-eval fills them with
+    zeros unless strict; mtmeta never invents a score: a task that needs them leaves the metric out
+    and counts it)."""
+    where = path if path is not None else Path(f"{name}.{level}")
+    basename = name.rsplit("-", 1)[0]
+    used = frozenset(evalset.reference_names) if refs == "all" else frozenset(refs)
+    known = set(evalset.systems)
+    unknown = sorted(set(table["system"]) - known)
+    if unknown:
+        raise InputError(where, f"scores of systems without an output in system-outputs/{evalset.lp}: {unknown}",
+                         expected="scores of the pair's systems only")
+    expected = {"sys": 1, "seg": evalset.n_segments}.get(level)
+    if expected is None:
+        raise InputError(where, f"level {level!r}", expected="metric scores at the sys or seg level")
+    counts = table.groupby("system").size()
+    wrong = counts[counts != expected]
+    if len(wrong):
+        raise InputError(where, f"system {wrong.index[0]!r} has {int(wrong.iloc[0])} scores",
+                         expected=f"{expected} per system at the {level} level")
+    systems = sorted(set(table["system"]))
+    if level == "seg":
+        grid = table.pivot(index="system", columns="seg_id", values="score").reindex(
+            index=systems, columns=range(1, expected + 1))
+        matrix = grid.to_numpy(dtype=float)
+    else:
+        matrix = table.set_index("system")["score"].reindex(systems).to_numpy(dtype=float)[:, None]
+    missing = sorted(known - set(systems) - used)
+    return MetricScores(name, basename, used, level, systems, matrix, missing, path)
+
+
+def read_all_metric_scores(root: str | Path, evalset: EvalSet, *, folder: Path | None = None) -> list[MetricScores]:
+    """Every ``metric-scores/<lp>/<NAME>-<REF>.<level>.score`` of ``evalset``'s pair under ``root/<name>``
+    at the sys and seg levels (mt-metrics-eval's ``read_stored_metric_scores``), sorted by file name.
+    A reference the pair does not have is an error naming the file, as in mt-metrics-eval's
+    ``AddMetric``. Document- and domain-level files are not read (no task of the sets uses them).
+    ``folder``: read this folder of ``<NAME>-<REF>.<level>.score`` files instead."""
+    folder = folder or Path(root) / evalset.name / "metric-scores" / evalset.lp
+    out = []
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*.score")):
+        if path.name.rsplit(".", 2)[-2] not in ("sys", "seg"):
+            continue
+        metric, refs, level, table = read_metric_scores(path)
+        if refs != "all" and not set(refs) <= set(evalset.reference_names):
+            raise InputError(path, f"references {sorted(refs)} are not all references of {evalset.lp}",
+                             expected=f"references among {evalset.reference_names}, src or all")
+        name = path.name.rsplit(".", 2)[0]
+        out.append(metric_matrix(name, refs, level, table, evalset, path))
+    return out

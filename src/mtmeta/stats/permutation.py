@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,6 +54,7 @@ from mtmeta.stats.limits import check_allocation, pairs_of
 from mtmeta.stats.system_pairs import (
     pairwise_accuracy,
     pairwise_p_values,
+    permutation_signs,
     pooled_pairwise_accuracy,
     soft_pairwise_accuracy,
 )
@@ -70,6 +71,9 @@ class PermutationResult:
     delta: float  # statistic(a) - statistic(b), on the scores the test permutes
     draws: int  # draws used (fewer than k after early stopping)
     method: str
+    # stat(a') - stat(b') of each draw used, what MTME keeps as its draws list and what the
+    # significance of an average over tasks resamples (MTME's ``AverageCorrMatrix``)
+    null: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -185,12 +189,25 @@ class _Evaluator:
             pairs += len(which) * len(i)
         return agree / pairs if pairs else np.zeros(len(draws))
 
-    def _spa(self, draws: np.ndarray) -> np.ndarray:
-        upper = np.triu_indices(self.n_systems, k=1)
+    def _spa(self, draws: np.ndarray, batch: int = 64) -> np.ndarray:
+        """Soft pairwise accuracy of each draw, ``batch`` draws at a time: their systems' segment scores
+        go through one float32 product with MTME's permutation signs (a thin product per draw spends
+        its time in BLAS threads, not arithmetic). The observed value is computed as
+        :func:`soft_pairwise_accuracy` does; a draw's p-values may differ from a one-draw product in
+        the last float32 bit, which moves nothing but ties inside the null distribution."""
+        n = self.n_systems
+        i, j = np.triu_indices(n, k=1)
+        gold_p = self.gold_p[i, j]
+        segments = draws.shape[1] // n
+        signs = permutation_signs(segments)
         out = np.empty(len(draws))
-        for d, row in enumerate(draws):
-            p = pairwise_p_values(row.reshape(self.n_systems, -1))
-            out[d] = 1.0 - np.mean(np.abs(self.gold_p - p)[upper])
+        for start in range(0, len(draws), batch):
+            block = np.ascontiguousarray(draws[start:start + batch], dtype=np.float32).reshape(-1, segments)
+            totals = block.sum(axis=1).reshape(-1, n)  # draws x systems
+            null = np.matmul(signs, block.T).reshape(len(signs), -1, n)  # permutations x draws x systems
+            observed = totals[:, i] - totals[:, j]  # draws x pairs
+            p = np.count_nonzero(null[:, :, i] - null[:, :, j] >= observed, axis=0) / len(signs)
+            out[start:start + batch] = 1.0 - np.mean(np.abs(gold_p - p), axis=1)
         return out
 
 
@@ -337,7 +354,7 @@ class _PermBoth:
                     break
         large = null >= delta
         n = draws_used(large, stopping)
-        return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method)
+        return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method, null[:n])
 
     def _check_spa_layout(self):
         if self.gold.ndim != 2 or np.isnan(self.gold).any():
@@ -357,13 +374,14 @@ class Verdicts:
 
 
 def verdicts(gold, metric, *, variant: str = "acc_eq", average_by: str = "item", epsilon: float | None = None,
-             sample_rate: float = 1.0, calibration_seed: int | None = None) -> Verdicts:
-    """The pairs and verdicts the pairwise test swaps; epsilon calibrated on the raw scores unless given."""
+             sample_rate: float = 1.0, calibration_seed: int | None = None, running_sum: bool = False) -> Verdicts:
+    """The pairs and verdicts the pairwise test swaps; epsilon calibrated on the raw scores unless given
+    (``running_sum``: in MTME's arithmetic, :func:`mtmeta.stats.tie_calibration.running_values`)."""
     groups = layout(gold, metric, average_by)
-    pairs = enumerate_pairs(groups)
+    pairs = enumerate_pairs(groups, in_order=running_sum)
     sampled = pairs if sample_rate == 1 else enumerate_pairs(groups, sample_rate, calibration_seed)
     if epsilon is None:
-        calibration = calibrate(sampled, variant)
+        calibration = calibrate(sampled, variant, running_sum=running_sum)
         epsilon, value = calibration.epsilon, calibration.value
     else:
         value = value_at(sampled, epsilon, variant)
@@ -414,7 +432,9 @@ def pairwise_test(a: Verdicts, b: Verdicts, *, variant: str, k: int, stopping: E
     delta = _mean_value(a.pairs, a.agree, variant) - _mean_value(b.pairs, b.agree, variant)
     method = (f"pairwise-permutation|{variant}|{average_by}|eps_a:{a.epsilon:.6g}|eps_b:{b.epsilon:.6g}|k:{k}|"
               f"block:{stopping.block_size}|seed:{seed}|groups:{n_groups}")
-    return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method)
+    scale = (2.0 if variant == "tau_eq" else 1.0) / max(n_groups, 1)
+    real_null = (null[:n] / (denominator if weights.dtype.kind == "i" else 1)) * scale
+    return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method, real_null)
 
 
 def _agreement(pairs, epsilon: float) -> np.ndarray:
@@ -455,6 +475,8 @@ class MetricRanking:
     ranks: list[int]  # significance cluster of each metric
     draws: np.ndarray  # draws used by each test
     method: str
+    # (i, j) -> the null differences stat(names[i]') - stat(names[j]') of that test's draws
+    null_draws: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 def set_layout(gold, metric, set_sizes) -> Groups:
@@ -492,7 +514,8 @@ def metric_value(gold, metric, statistic: str, *, average_by: str = "none", nan_
 def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, average_by: str = "none",
                  k: int = 1000, stopping: EarlyStopping = EarlyStopping(), seed: int = DEFAULT_SEED,
                  threshold: float = 0.05, nan_as_zero: bool = False, epsilon: float = 0.0,
-                 sample_rate: float = 1.0, calibration_seed: int | None = None, set_sizes=None) -> MetricRanking:
+                 sample_rate: float = 1.0, calibration_seed: int | None = None, set_sizes=None,
+                 running_sum: bool = False) -> MetricRanking:
     """MTME's ``CompareMetrics``: every metric's statistic, the significance matrix and the clusters.
     Tie-calibrated statistics (``acc_eq_calibrated``, ``tau_eq_calibrated``) use the pairwise
     permutation test with each metric's own epsilon; every other statistic uses PERM-BOTH. ``set_sizes``:
@@ -502,7 +525,7 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
     if calibrated:
         variant = statistic.removesuffix("_calibrated")
         verdict = {name: verdicts(gold, metrics[name], variant=variant, average_by=average_by, sample_rate=sample_rate,
-                                  calibration_seed=calibration_seed) for name in names}
+                                  calibration_seed=calibration_seed, running_sum=running_sum) for name in names}
         values = {name: verdict[name].value for name in names}
     else:
         values = {name: metric_value(gold, metrics[name], statistic, average_by=average_by,
@@ -511,6 +534,7 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
     order = sorted(names, key=lambda name: (-values[name] if not math.isnan(values[name]) else math.inf, name))
     n = len(order)
     p_values, draws = np.zeros((n, n)), np.zeros((n, n), dtype=np.int64)
+    null_draws = {}
     if calibrated:
         method = f"pairwise-permutation|{variant}|{average_by}|k:{k}|block:{stopping.block_size}|seed:{seed}"
     else:
@@ -526,5 +550,42 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
                     result = tester.test(metrics[order[i]], metrics[order[j]], k, stopping, seed,
                                          keys=(order[i], order[j]))
                 p_values[i, j], draws[i, j] = result.p_value, result.draws
+                null_draws[(i, j)] = result.null
     return MetricRanking(order, [values[name] for name in order], p_values, assign_ranks(p_values, threshold),
-                         draws, f"{method}|threshold:{threshold}")
+                         draws, f"{method}|threshold:{threshold}", null_draws)
+
+
+def average_significance(averages: Mapping[str, float], rankings: list[MetricRanking], weights, spans,
+                         threshold: float = 0.05) -> tuple[np.ndarray, list[int]]:
+    """MTME's ``TaskSetResults.AverageCorrMatrix``: the significance of differences between weighted
+    averages of task values. ``averages`` maps each metric to its average, best first; ``rankings``
+    are the tasks' rankings (with their draws), ``weights`` the tasks' weights and ``spans`` the width
+    of each task's range (1 for accuracies, 2 for correlations: the average rescales every value to
+    [0, 1]). For metrics m1 above m2, each task's null differences stat(m1') - stat(m2') are scaled by
+    weight / span; a task that stopped early is repeated (``np.tile``) up to the longest; their sum per
+    draw is the null distribution of the average's difference, and p = the share of draws >= the
+    observed difference. Returns (p-value matrix, cluster ranks)."""
+    names = list(averages)
+    n = len(names)
+    p_values = np.zeros((n, n))
+    positions = [{name: i for i, name in enumerate(r.names)} for r in rankings]
+    for i in range(n):
+        for j in range(i + 1, n):
+            m1, m2 = names[i], names[j]
+            per_task = []
+            for ranking, where, weight, span in zip(rankings, positions, weights, spans, strict=True):
+                a, b = where[m1], where[m2]
+                null = ranking.null_draws.get((a, b) if a < b else (b, a))
+                if null is None:
+                    raise ValueError("a task was ranked without significance draws (k = 0)")
+                per_task.append(weight * (null if a < b else -null) / span)
+            longest = max(len(d) for d in per_task)
+            if longest == 0:
+                raise ValueError("a task test has no draws")
+            total = np.zeros(longest)
+            for d in per_task:
+                total += np.tile(d, int(np.ceil(longest / len(d))))[:longest]
+            observed = averages[m1] - averages[m2]
+            # an undefined average is never significantly different (NaN p: no new cluster)
+            p_values[i, j] = float(np.mean(total >= observed)) if observed == observed else math.nan
+    return p_values, assign_ranks(p_values, threshold)

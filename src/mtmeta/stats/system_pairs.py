@@ -13,7 +13,8 @@
   ``permutations x segments`` float32 uniforms, rounded to 0/1 (``np.rint``) and mapped to -1/+1,
   one sign per segment shared by every system pair, gold and metric alike (seed 4, 1000
   permutations); scores are float32 sums, and p = #(null difference >= observed difference) /
-  permutations, in the same float32 arithmetic, so the p-values equal MTME's.
+  permutations, in the same float32 arithmetic and memory layout (C order: a float32 matrix product
+  rounds differently for another layout), so the p-values equal MTME's.
 - :func:`system_rows`: which systems a protocol uses; the caller says explicitly whether human
   translations (references scored as systems) are in.
 """
@@ -90,7 +91,9 @@ def permutation_signs(n_segments: int, permutations: int = DEFAULT_PERMUTATIONS,
 def pairwise_p_values(segment_scores, permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED) -> np.ndarray:
     """(systems x systems) p-values, upper triangle: p[i, j] for "system i is better than system j"
     from a paired permutation test on the segment scores (systems x segments); NaN elsewhere."""
-    scores = np.asarray(segment_scores).astype(np.float32)
+    # C order, as MTME's reshape of a flat list gives it: float32 matrix products round differently for
+    # another memory layout (BLAS takes another path), and a p-value at a tie moves by 1 / permutations.
+    scores = np.ascontiguousarray(segment_scores, dtype=np.float32)
     if scores.ndim != 2:
         raise ValueError(f"need a systems x segments matrix, got shape {scores.shape}")
     check_allocation(f"soft pairwise accuracy's permutation test of {permutations} permutations x "

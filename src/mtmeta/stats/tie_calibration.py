@@ -132,15 +132,17 @@ def _decode_rows(start, group, size, first_row, end_row):
     return decode
 
 
-def enumerate_pairs(groups: Groups, sample_rate: float = 1.0, seed: int | None = None) -> Pairs:
-    """Every (or every sampled) pair of scores inside each group, as tie calibration needs them."""
+def enumerate_pairs(groups: Groups, sample_rate: float = 1.0, seed: int | None = None, *,
+                    in_order: bool = False) -> Pairs:
+    """Every (or every sampled) pair of scores inside each group, as tie calibration needs them
+    (``in_order``: in MTME's order, group by group then i < j, as a sample always is)."""
     if not 0 < sample_rate <= 1:
         raise ValueError(f"sample_rate must be in (0, 1], got {sample_rate}")
     if sample_rate < 1 and seed is None:
         raise ValueError("sample_rate < 1 draws pairs at random: give a seed")
     draws = np.random.RandomState(seed) if sample_rate < 1 else None
     parts = []
-    for count, decode in _pair_chunks(groups.sizes, groups.starts, in_order=draws is not None):
+    for count, decode in _pair_chunks(groups.sizes, groups.starts, in_order=in_order or draws is not None):
         if draws is not None:
             positions = np.flatnonzero(draws.random_sample(count) <= sample_rate)
         else:
@@ -193,14 +195,63 @@ def _changes_up_to(pairs: Pairs, pair_weight: np.ndarray, distance: np.ndarray, 
     return np.cumsum(pairs.change[order] * pair_weight[order])[ends]
 
 
-def calibrate(pairs: Pairs, variant: str = "acc_eq") -> TieCalibration:
-    """The best statistic over every candidate epsilon (see the module's docstring)."""
+def running_values(pairs: Pairs, variant: str = "acc_eq") -> tuple[np.ndarray, np.ndarray]:
+    """MTME's ``tau_optimization`` in its own floating-point arithmetic: the pairs (in MTME's order:
+    :func:`enumerate_pairs` with ``in_order``) stably sorted by |difference|; a running total starts as
+    the sum of every group's value in group order, and each pair subtracts its group's value before
+    the pair becomes a metric tie and adds the value after; the statistic at a candidate is the total
+    after its last pair / groups. The same additions in the same order, done by one ``np.cumsum``
+    (sequential in numpy), so the values and the first maximum equal MTME's bit for bit. Returns
+    (thresholds, values)."""
+    used = pairs.count > 0
+    n_groups = int(used.sum())
+    order = np.argsort(pairs.distance, kind="stable")
+    distance = pairs.distance[order]
+    group, change = pairs.group[order], pairs.change[order].astype(np.int64)
+    # Each group's agreeing count before every one of its pairs (in sorted order).
+    by_group = np.argsort(group, kind="stable")
+    changes_sorted = change[by_group]
+    starts = np.searchsorted(group[by_group], group[by_group], side="left")
+    cumulative = np.cumsum(changes_sorted)
+    before_in_group = cumulative - changes_sorted - np.concatenate([[0], cumulative])[starts]
+    before = np.empty_like(before_in_group)
+    before[by_group] = before_in_group
+    old = pairs.agreeing[group] + before
+    new = old + change
+    count = pairs.count[group].astype(float)
+
+    def value(agreeing, n):
+        return agreeing / n if variant == "acc_eq" else (2 * agreeing - n) / n
+    initial = value(pairs.agreeing[used].astype(float), pairs.count[used].astype(float))
+    steps = np.empty(2 * len(order))
+    steps[0::2] = -value(old.astype(float), count)
+    steps[1::2] = value(new.astype(float), count)
+    totals = np.cumsum(np.concatenate([initial, steps]))
+    start_total = totals[len(initial) - 1]
+    after_pair = totals[len(initial) + 1::2]
+    ends = np.flatnonzero(np.append(distance[1:] != distance[:-1], True)) if len(distance) else np.zeros(0, int)
+    thresholds, values = distance[ends], after_pair[ends] / n_groups
+    if len(thresholds) == 0 or thresholds[0] > 0:
+        thresholds = np.concatenate([[0.0], thresholds])
+        values = np.concatenate([[start_total / n_groups], values])
+    return thresholds, values
+
+
+def calibrate(pairs: Pairs, variant: str = "acc_eq", *, running_sum: bool = False) -> TieCalibration:
+    """The best statistic over every candidate epsilon (see the module's docstring). With
+    ``running_sum`` the candidates are scored and chosen in MTME's arithmetic (:func:`running_values`;
+    the pairs must be in MTME's order) and the value reported is MTME's."""
     if variant not in VARIANTS:
         raise ValueError(f"tie calibration optimises {' or '.join(VARIANTS)}, not {variant!r}")
     used = pairs.count > 0
     n_groups = int(used.sum())
     if n_groups == 0:
         return TieCalibration(math.nan, 0.0, variant, 0, 0, np.zeros(1), np.full(1, math.nan))
+    if running_sum:
+        thresholds, values = running_values(pairs, variant)
+        best = int(np.nanargmax(values))
+        return TieCalibration(float(values[best]), float(thresholds[best]), variant, len(pairs.distance), n_groups,
+                              thresholds, values)
     denominator = _common_denominator(pairs.count[used], len(pairs.distance))
     if denominator is not None:  # exact: numerators over the common denominator
         group_weight = np.zeros(len(pairs.count), dtype=np.int64)

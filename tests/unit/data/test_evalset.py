@@ -109,6 +109,7 @@ def corrupt(tmp_path, path: str, content: bytes | None):
     ("references/de-en.all.txt", b"a\nb\nc\n", r"reference name 'all' is not allowed"),
     ("references/de-en.refA.txt", b"One.\n[No translation supplied]\nThree.\n", r"refA.txt:2: \[No translation"),
     ("system-outputs/de-en/NA.txt", b"One\nTw\ro\nThree\n", r"NA.txt:2: carriage return inside a line"),
+    ("system-outputs/de-en/new.jsonl", b"{}\n", r"new.jsonl:1: line is not a JSON object with a field .hypothesis."),
     ("documents/de-en.docs", b"news d1\nnews\nnews d2\n", r"de-en.docs:2: found 1 whitespace-separated fields"),
     ("documents/de-en.docs", b"news d1\nnews d2\nnews d1\n", r"de-en.docs:3: document 'd1' resumes"),
     ("documents/de-en.docs", b"news d1\nnews d1\n", r"de-en.docs: 2 lines; expected 3 lines"),
@@ -194,3 +195,32 @@ def test_metric_scores_as_mt_metrics_eval_reads_them(tmp_path):
     path = write_metric_scores(tmp_path / "wmt99", "de-en", "BLEU", "all", "sys", sys.iloc[[0, 2]],
                                systems=evalset.systems, references=["refA", "refB"])
     assert path.name == "BLEU-all.sys.score" and read_metric_scores(path)[1] == "all"
+
+
+def test_locale_pair_in_json_lines_with_every_stored_metric(tmp_path):
+    # MTME's newer forms: a pair with a locale (en-ar_EG), sources/references/outputs as JSON lines
+    import json
+
+    from mtmeta.data.evalset import read_all_metric_scores
+
+    original = tiny()
+    original = EvalSet("wmt25", "en-ar_EG", "refA", original.texts, original.references, original.outputs,
+                       original.human)
+    base = write_evalset(original, tmp_path)
+    for path, key in [(base / "sources/en-ar_EG.txt", "source"), (base / "references/en-ar_EG.refA.txt", "target"),
+                      (base / "references/en-ar_EG.refB.txt", "target"),
+                      *[(p, "hypothesis") for p in (base / "system-outputs/en-ar_EG").glob("*.txt")]]:
+        lines = path.read_text().splitlines()
+        path.with_suffix(".jsonl").write_text("".join(
+            json.dumps({key: None if line == NO_TRANSLATION else line}) + "\n" for line in lines))
+        path.unlink()
+    back = read_evalset(tmp_path, "wmt25", "en-ar_EG")  # refA: MTME's standard reference of the pair
+    for name, table in original.tables().items():
+        pd.testing.assert_frame_equal(back.tables()[name], table, obj=name)
+    (base / "metric-scores/en-ar_EG").mkdir(parents=True)
+    (base / "metric-scores/en-ar_EG/BLEU-refA.sys.score").write_text("NA\t1.0\nsys-2\t2.0\n")
+    (base / "metric-scores/en-ar_EG/BLEU-refA.doc.score").write_text("NA\t1.0\n")  # not a level tasks use
+    (stored,) = read_all_metric_scores(tmp_path, back)
+    assert (stored.name, stored.basename, set(stored.refs), stored.level) == ("BLEU-refA", "BLEU", {"refA"}, "sys")
+    assert stored.systems == ["NA", "sys-2"] and stored.scores.tolist() == [[1.0], [2.0]]
+    assert stored.missing == ["refB"]  # a human translation without a score: counted where a task needs it

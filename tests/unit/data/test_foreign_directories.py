@@ -137,24 +137,32 @@ def test_a_dangling_link_is_named_with_its_target(tmp_path):
 
 
 def test_entries_mt_metrics_eval_does_not_read_are_ignored_and_listed(tmp_path):
-    # Before, a stray refB.txt~, a README or a .jsonl refused the whole set.
+    # Before, a stray refB.txt~, a README or a .tsv refused the whole set.
     write_evalset(tiny(), tmp_path)
     base = tmp_path / "wmt99"
     (base / "references/de-en.refB.txt~").write_text("old\n")
     (base / "system-outputs/de-en/README").write_text("about\n")
-    (base / "system-outputs/de-en/NA.jsonl").write_text("{}\n")
+    (base / "system-outputs/de-en/NA.tsv").write_text("x\n")
     (base / "system-outputs/de-en/.hidden.txt").write_text("x\n")
     evalset = read_evalset(tmp_path, "wmt99", "de-en", std_ref="refA")
     assert evalset.systems == ["NA", "refB", "sys-2"] and evalset.reference_names == ["refA", "refB"]
-    assert evalset.ignored == ["system-outputs/de-en/.hidden.txt", "system-outputs/de-en/NA.jsonl",
+    assert evalset.ignored == ["system-outputs/de-en/.hidden.txt", "system-outputs/de-en/NA.tsv",
                                "system-outputs/de-en/README", "references/de-en.refB.txt~"]
     for system in evalset.systems:
         (base / f"system-outputs/de-en/{system}.txt").unlink()
     with pytest.raises(InputError) as info:
         read_evalset(tmp_path, "wmt99", "de-en", std_ref="refA")
     assert str(info.value) == (f"{base}/system-outputs/de-en: no system outputs (3 other entries ignored: .hidden.txt, "
-                               "NA.jsonl, README); expected one file <system>.txt per system of de-en (mt-metrics-eval "
-                               "reads only *.txt files)")
+                               "NA.tsv, README); expected one file <system>.txt (or .jsonl) per system of de-en, as "
+                               "mt-metrics-eval reads them")
+
+
+def test_a_system_given_as_txt_and_jsonl_is_named(tmp_path):
+    write_evalset(tiny(), tmp_path)
+    (tmp_path / "wmt99/system-outputs/de-en/NA.jsonl").write_text("{}\n")
+    with pytest.raises(InputError, match=r"NA.txt and NA.jsonl: system NA is given twice; expected one file per "
+                                         r"system"):
+        read_evalset(tmp_path, "wmt99", "de-en", std_ref="refA")
 
 
 def test_the_manifest_changes_with_any_file_of_the_pair_and_only_then(tmp_path):

@@ -170,3 +170,26 @@ def test_pooled_accuracy_over_sets():
     assert result.delta == 0.5 and 0 < result.p_value < 0.5
     with pytest.raises(ValueError, match="add up"):
         pm.perm_both(gold, a, b, "accuracy", set_sizes=[3, 3])
+
+
+def test_soft_pairwise_accuracy_draws_in_batches_equal_one_by_one():
+    from mtmeta.stats.grouped import layout
+    from mtmeta.stats.permutation import _Evaluator
+    from mtmeta.stats.system_pairs import pairwise_p_values
+
+    rng = np.random.default_rng(0)
+    gold = rng.choice([-0.1, -1.1, -5.3, 0.0, -25.0], size=(6, 80))
+    evaluate = _Evaluator(layout(gold, gold, "none"), "spa", 0.0, False, 6)
+    draws = rng.normal(size=(70, 480))  # more than one batch of 64
+    upper = np.triu_indices(6, 1)
+    one_by_one = [1 - np.mean(np.abs(evaluate.gold_p - pairwise_p_values(d.reshape(6, -1)))[upper]) for d in draws]
+    assert np.allclose(evaluate(draws), one_by_one, rtol=0, atol=1e-12)
+
+
+def test_perm_both_on_soft_pairwise_accuracy():
+    rng = np.random.default_rng(1)
+    gold = rng.choice([-0.1, -1.1, -5.3, 0.0, -25.0], size=(6, 200))
+    close, far = gold + rng.normal(size=gold.shape), gold + 8 * rng.normal(size=gold.shape)
+    result = pm.perm_both(gold, close, far, "spa", k=200, seed=3)
+    assert result.delta > 0 and result.p_value < 0.05 and len(result.null) == result.draws
+    assert pm.perm_both(gold, close, far, "spa", k=200, seed=3) == result  # seeded

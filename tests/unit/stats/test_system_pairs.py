@@ -69,3 +69,20 @@ def test_system_level_with_and_without_human_translations():
     assert sp.system_level(gold, metric, "kendall", is_human=human, include_human=True) == (pytest.approx(-1 / 3), 3)
     with pytest.raises(ValueError, match="3 systems"):
         sp.system_level(gold, metric, "pearson", is_human=[True], include_human=True)
+
+
+def test_p_values_do_not_depend_on_memory_layout():
+    # MQM-like scores: float32 sums of a Fortran-ordered matrix (what boolean column selection gives)
+    # accumulate in another order than MTME's C-ordered reshape, and ties between the null and the
+    # observed difference flip; the matrix is taken in C order, as MTME's.
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        scores = np.asfortranarray(rng.choice([-0.1, -1.1, -5.3, -0.7, 0.0, -25.0], size=(6, 527)))
+        fortran, c_order = sp.pairwise_p_values(scores), sp.pairwise_p_values(np.ascontiguousarray(scores))
+        assert np.array_equal(np.nan_to_num(fortran), np.nan_to_num(c_order))
+
+
+def test_soft_pairwise_accuracy_as_mtme_stats_test():
+    # stats_test.py CorrelationTest.testPairwiseConfidenceError: 2 systems x 3 segments, 0.872 (3 places)
+    gold, metric = np.array([[1, 2, 3], [2, 3, 4]], float), np.array([[2, 2, 4], [1, 3, 5]], float)
+    assert round(sp.soft_pairwise_accuracy(gold, metric), 3) == 0.872

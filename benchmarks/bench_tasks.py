@@ -1,0 +1,122 @@
+"""Time the WMT23 and WMT24 designs of ``mtmeta tasks`` (three pairs, k = 1000 and without
+significance), beside mt-metrics-eval's own code on the same input where a checkout of it is given
+(its WMT23 design with k = 1000 and both designs without significance).
+
+    python benchmarks/bench_tasks.py --root ROOT [--mtme MTME_CHECKOUT] [--out benchmarks/results/tasks.md]
+
+ROOT is the WMT21 news root of tests/fixtures/mtme_tasks/build_root.py (BLEU and chrF stored). The
+rows with 12 metrics add ten synthetic metrics to a copy of it (BLEU and chrF mixed with seeded
+noise, so that they cluster differently) and turn the primary filter off, to time a ranking of the
+size of the study's metric list. Wall and CPU seconds of one run each; the machine's load is recorded
+beside them, since other work may share it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mtmeta.metaeval.tasks import official_task_set, run_task_set
+
+PAIRS = ["en-de", "en-ru", "zh-en"]
+STD_REFS = {("wmt21.news", "zh-en"): "refA"}
+REFS = {"en-de": "refC", "en-ru": "refA", "zh-en": "refA"}
+HERE = Path(__file__).resolve().parent
+
+
+def with_synthetic_metrics(root: Path, target: Path, n: int = 10) -> Path:
+    shutil.copytree(root, target)
+    rng = np.random.default_rng(2026)
+    for lp in PAIRS:
+        folder = target / "wmt21.news" / "metric-scores" / lp
+        for level in ("seg", "sys"):
+            bleu = (folder / f"BLEU-{REFS[lp]}.{level}.score").read_text().splitlines()
+            chrf = (folder / f"chrF-{REFS[lp]}.{level}.score").read_text().splitlines()
+            systems = [line.split("\t")[0] for line in bleu]
+            b = np.array([float(line.split("\t")[1]) for line in bleu])
+            c = np.array([float(line.split("\t")[1]) for line in chrf])
+            for i in range(n):
+                w = (i + 1) / (n + 1)
+                values = w * b + (1 - w) * c + rng.normal(scale=2.0 + i, size=len(b))
+                lines = [f"{s}\t{v!r}" for s, v in zip(systems, values.tolist(), strict=True)]
+                (folder / f"synth{i}-{REFS[lp]}.{level}.score").write_text("\n".join(lines) + "\n")
+    return target
+
+
+def timed(function) -> tuple[float, float, object]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = function()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
+
+
+def mtmeta_row(root: Path, k: int, pairs: list[str], primary: bool, design: str = "wmt23") -> tuple[float, float, int]:
+    task_set = official_task_set(design, lps=pairs, test_set="wmt21.news", k=k, primary=primary)
+    wall, cpu, result = timed(lambda: run_task_set(task_set, root, std_refs=STD_REFS))
+    return wall, cpu, len(result.average)
+
+
+def mtme_row(root: Path, mtme: Path, k: int, design: str = "wmt23") -> tuple[float, float]:
+    with tempfile.TemporaryDirectory() as scratch:
+        started = time.perf_counter()
+        before = os.times()
+        subprocess.run([sys.executable, str(HERE.parent / "tests/fixtures/mtme_tasks/make_reference.py"), str(root),
+                        str(k), str(Path(scratch) / "out.json"), design], check=True,
+                       env={**os.environ, "MTME": str(mtme)})
+        after = os.times()
+    return time.perf_counter() - started, (after.children_user - before.children_user
+                                           + after.children_system - before.children_system)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", required=True, type=Path)
+    parser.add_argument("--mtme", type=Path, help="a checkout of google-research/mt-metrics-eval")
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "tasks.md")
+    args = parser.parse_args()
+    rows = []
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as scratch:
+        big = with_synthetic_metrics(args.root, Path(scratch) / "root")
+        for design in ("wmt23", "wmt24"):
+            for label, root, primary in (("2 (BLEU, chrF)", args.root, True), ("12 (+10 synthetic)", big, False)):
+                for k in (1000, 0):
+                    wall, cpu, n = mtmeta_row(root, k, PAIRS, primary, design)
+                    rows.append(("mtmeta", design, "3 pairs", label, k, wall, cpu))
+            wall, cpu, _ = mtmeta_row(big, 0, ["en-de"], False, design)
+            rows.append(("mtmeta", design, "en-de only", "12 (+10 synthetic)", 0, wall, cpu))
+    if args.mtme:
+        for design, k in (("wmt23", 1000), ("wmt23", 0), ("wmt24", 0)):
+            wall, cpu = mtme_row(args.root, args.mtme, k, design)
+            rows.append(("mt-metrics-eval (68a481a)", design, "3 pairs", "2 (BLEU, chrF)", k, wall, cpu))
+    load_after = os.getloadavg()
+    lines = [
+        "# `mtmeta tasks`: the WMT23 and WMT24 designs on WMT21 news",
+        "",
+        f"Generated by `benchmarks/bench_tasks.py` on {datetime.date.today().isoformat()}, "
+        f"{os.cpu_count()} cores, load average {load_before[0]:.1f} before and {load_after[0]:.1f} after "
+        "(the machine was shared with other work: a study run and other sessions, so the times are upper "
+        "bounds). One run each; wall and CPU seconds (CPU: this process, or MTME's subprocess).",
+        "",
+        "Input: the root of tests/fixtures/mtme_tasks/build_root.py (WMT21 news en-de, en-ru, zh-en; MQM; "
+        "BLEU and chrF stored). Targets: <= 60 s with k = 1000 on 2 cores, <= 10 s without significance.",
+        "",
+        "| code | design | pairs | metrics | k | wall s | CPU s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines += [f"| {code} | {design} | {pairs} | {metrics} | {k} | {wall:.1f} | {cpu:.1f} |"
+              for code, design, pairs, metrics, k, wall, cpu in rows]
+    args.out.write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

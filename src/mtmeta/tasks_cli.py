@@ -1,0 +1,151 @@
+"""``mtmeta tasks``: an official (or a user's) task set of mt-metrics-eval on an MTME data root.
+
+    mtmeta tasks wmt23 --root DIR [--testset wmt21.news --pairs en-de,en-ru,zh-en]
+                 [--scores NAME=FILE ...] [--k N] [--seed S] [--format text|tsv|latex] [--out DIR]
+
+Every metric score stored in the root (``metric-scores/<lp>/<NAME>-<REF>.<level>.score``) takes part,
+with the user's own (``--scores``: a TSV with columns ``lp``, ``system``, ``score`` and, for segment
+scores, ``seg_id``; higher is better; segment scores alone also give the system score as their mean).
+It needs nothing of the study (no config, word vectors or Parmesan).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from mtmeta.errors import InputError
+
+FORMATS = ("text", "tsv", "latex")
+
+
+def add_tasks_command(add) -> None:
+    """Register the command through cli.build_parser's ``add(name, handler, help)``."""
+    p = add("tasks", cmd_tasks, "Run an mt-metrics-eval task set (wmt23, wmt24-on-wmt23, wmt24, wmt25 or a YAML "
+                                "file) on an mt-metrics-eval data root: values, ranks and significance clusters "
+                                "per task and for the weighted average.")
+    p.add_argument("task_set", metavar="SET", help="wmt23, wmt24-on-wmt23, wmt24, wmt25, or a task-set YAML file")
+    p.add_argument("--root", required=True, help="the data root: ROOT/<test set>/{sources,references,...}")
+    p.add_argument("--testset", help="put the design on this test set of the root (e.g. wmt21.news)")
+    p.add_argument("--pairs", help="comma-separated pairs for the design (default: the design's own)")
+    p.add_argument("--std-ref", action="append", default=[], metavar="LP=REF",
+                   help="standard reference of a pair where the root lacks mt-metrics-eval's (e.g. zh-en=refA)")
+    p.add_argument("--scores", action="append", default=[], metavar="NAME=FILE",
+                   help="a metric of yours: TSV with lp, system, score (+ seg_id for segment scores)")
+    p.add_argument("--metric-scores", action="append", default=[], metavar="DIR",
+                   help="more stored metric scores: DIR/<lp>/<NAME>-<REF>.<level>.score (e.g. the study's "
+                        "results/mtme/<dataset>/metric-scores)")
+    p.add_argument("--all-metrics", action="store_true",
+                   help="no primary-submission filter (mt-metrics-eval's primary=False)")
+    p.add_argument("--k", type=int, default=1000, help="permutation draws per test (default 1000; 0: no tests)")
+    p.add_argument("--seed", type=int, default=12345, help="seed of the draws (task i uses SEED + i - 1)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="printed table (default text)")
+    p.add_argument("--out", help="also write tasks.tsv, average.tsv, p_values.tsv, table.{txt,tsv,tex} and run.json "
+                                 "here")
+
+
+def _pairs_option(text: str, option: str) -> dict:
+    out = {}
+    for item in text:
+        if "=" not in item or not item.split("=", 1)[0] or not item.split("=", 1)[1]:
+            raise InputError(option, f"{item!r} is not NAME=VALUE", expected=f"{option} NAME=VALUE")
+        key, value = item.split("=", 1)
+        out.setdefault(key, []).append(value)
+    return out
+
+
+def read_user_scores(name: str, paths: list[str], pairs: dict) -> dict:
+    """A user's metric: lp -> level -> MetricScores, checked against the root's pairs."""
+    import numpy as np  # here, not at the top: `mtmeta --help` starts without numpy or pandas
+    import pandas as pd
+
+    from mtmeta.data.evalset import metric_matrix
+
+    out: dict = {}
+    for path in paths:
+        path = Path(path)
+        try:
+            table = pd.read_csv(path, sep="\t", dtype={"lp": str, "system": str})
+        except (OSError, ValueError) as exc:
+            raise InputError(path, f"cannot read the scores: {exc}", expected="a TSV file") from None
+        missing = [c for c in ("lp", "system", "score") if c not in table.columns]
+        if missing:
+            raise InputError(path, f"no column(s) {missing}", expected="columns lp, system, score (+ seg_id)")
+        scores = pd.to_numeric(table["score"], errors="coerce")
+        if scores.isna().any() or not np.isfinite(scores).all():
+            row = int(np.flatnonzero(~np.isfinite(scores.fillna(np.inf)))[0])
+            raise InputError(path, f"score {table['score'].iloc[row]!r} is not a finite number", line=row + 2,
+                             expected="a number in every row")
+        table["score"] = scores.astype(float)
+        level = "seg" if "seg_id" in table.columns else "sys"
+        for lp, rows in table.groupby("lp", sort=True):
+            if lp not in pairs:
+                raise InputError(path, f"pair {lp!r} is not a pair of the task set",
+                                 expected=f"one of {sorted(pairs)}")
+            evalset = pairs[lp].evalset
+            if rows.duplicated(["system", "seg_id"] if level == "seg" else ["system"]).any():
+                raise InputError(path, f"{lp}: a score is given twice", expected="one score per system (and segment)")
+            matrix = metric_matrix(f"{name}-user", (), level, rows, evalset, path)
+            matrix = _renamed(matrix, name)
+            by_level = out.setdefault(lp, {})
+            by_level[level] = matrix
+            if level == "seg" and "sys" not in by_level:
+                by_level["sys"] = _renamed(type(matrix)(matrix.name, matrix.basename, matrix.refs, "sys",
+                                                        matrix.systems, matrix.scores.mean(axis=1, keepdims=True),
+                                                        matrix.missing, matrix.path), name)
+    return out
+
+
+def _renamed(matrix, name):
+    return replace(matrix, name=name, basename=name)
+
+
+def cmd_tasks(args) -> int:
+    from mtmeta.metaeval.task_tables import average_rows, p_value_rows, render, task_rows
+    from mtmeta.metaeval.tasks import load_pair, load_task_set, official_task_set, run_task_set
+
+    if args.k < 0:
+        raise InputError("--k", f"{args.k}", expected="a number of draws >= 0")
+    if Path(args.task_set).suffix in (".yaml", ".yml") or Path(args.task_set).is_file():
+        task_set = load_task_set(args.task_set, k=args.k)
+        if args.all_metrics:
+            task_set = replace(task_set, tasks=tuple(replace(t, primary=False) for t in task_set.tasks))
+    else:
+        lps = args.pairs.split(",") if args.pairs else None
+        task_set = official_task_set(args.task_set, lps=lps, test_set=args.testset, k=args.k,
+                                     primary=not args.all_metrics)
+    root = Path(args.root)
+    if not root.is_dir():
+        raise InputError(root, "no such directory", expected="an mt-metrics-eval data root")
+    std_refs = {(t.test_set, lp): ref for t in task_set.tasks
+                for lp, refs in _pairs_option(args.std_ref, "--std-ref").items() for ref in refs}
+    pairs = {}
+    for task in task_set.tasks:
+        for lp in task.pairs:
+            if lp not in pairs:
+                pairs[lp] = load_pair(root, task.test_set, lp, std_ref=std_refs.get((task.test_set, lp)),
+                                      metric_dirs=args.metric_scores)
+    loaded = {(t.test_set, lp): pairs[lp] for t in task_set.tasks for lp in t.pairs}
+    extra = {name: read_user_scores(name, paths, pairs)
+             for name, paths in _pairs_option(args.scores, "--scores").items()}
+    started = time.perf_counter()
+    result = run_task_set(task_set, root, extra=extra, seed=args.seed, std_refs=std_refs,
+                          loaded=loaded)
+    seconds = time.perf_counter() - started
+    print(render(result, args.format), end="")
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        task_rows(result).to_csv(out / "tasks.tsv", sep="\t", index=False)
+        average_rows(result).to_csv(out / "average.tsv", sep="\t", index=False)
+        p_value_rows(result).to_csv(out / "p_values.tsv", sep="\t", index=False)
+        for fmt, suffix in (("text", "txt"), ("tsv", "tsv"), ("latex", "tex")):
+            (out / f"table.{suffix}").write_text(render(result, fmt), encoding="utf-8")
+        (out / "run.json").write_text(json.dumps(
+            {"task_set": task_set.name, "source": task_set.source, "root": str(root), "k": result.k,
+             "seed": result.seed, "seconds": round(seconds, 3), "notes": result.notes,
+             "user_metrics": {n: paths for n, paths in _pairs_option(args.scores, "--scores").items()}},
+            indent=1) + "\n", encoding="utf-8")
+    return 0
