@@ -323,10 +323,6 @@ if "mqm" in PAPER and MTME_LPS:
             eras="results/paper/eras.tsv",
             **MQM_CATEGORY_OUTPUTS,
             eras_md="results/paper/eras.md",
-            # The category analysis where paper.mqm.categories names pairs (else the script writes none).
-            **({"categories": "results/paper/mqm_categories.tsv", "categories_md": "results/paper/mqm_categories.md",
-                "categories_png": "results/paper/mqm_categories.png",
-                "categories_pdf": "results/paper/mqm_categories.pdf"} if CATEGORY_LPS else {}),
         log:
             "results/logs/paper_mqm.log",
         benchmark:
