@@ -477,19 +477,6 @@ def report_page(wildcards):
     return REPORT_PAGES[wildcards.page]
 
 
-def write_report_page(source, page, log):
-    """A report page's job, run in Snakemake's process: the page, or the error in the job's log."""
-    from mtmeta.errors import MtmetaError
-    from mtmeta.paper.report_page import write_page
-
-    try:
-        write_page(source, page)
-    except MtmetaError as error:
-        Path(log).write_text(f"error: {error}\n", encoding="utf-8")
-        raise
-    Path(log).write_text("", encoding="utf-8")
-
-
 def trained_embeddings(rules_):
     """Every (model, language) whose word vectors some rule reads (the softened metrics' scoring, the
     softened-BLEU paper table): the trainings whose nearest neighbours the report shows."""

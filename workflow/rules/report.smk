@@ -6,7 +6,7 @@
 # unchanged; the report marks the pages, not them.
 #
 # Each page is a job of its own, so that a rerun remakes the pages of what changed and nothing else; a
-# page is written in Snakemake's process (its module imports neither pandas nor the rest of mtmeta), and
+# page is a small job (its module imports neither pandas nor the rest of mtmeta), and
 # the page rules are local rules (beside Snakemake, never a cluster job). One rule per caption file.
 add_report_pages("exclusions", rules.collect_exclusions.output, "Data")
 add_report_pages("system_level", rules.collect_system_level.output, "Correlations")
@@ -64,10 +64,10 @@ for _caption in dict.fromkeys(spec["caption"] for spec in REPORT_PAGES.values())
         resources:
             mem_mb=500,
             runtime=5,
-        run:
-            # In Snakemake's own process (a page takes milliseconds), with code that names no path of
-            # this machine: a command line holding the interpreter's path made a copied study out of date.
-            write_report_page(input.source, output[0], log[0])
+        script:
+            # A script, not a shell command naming the interpreter's path (which made a copied study
+            # out of date) nor a run block (which Snakemake spawns as a whole Snakemake process per job).
+            "../scripts/report_page.py"
 
 
 rule report_pages:
