@@ -42,21 +42,29 @@ def test_the_users_metric_gets_the_segment_bootstrap_of_an_mqm_set():
     assert row["pearson_low"] <= row["pearson"] <= row["pearson_high"]
 
 
-def test_an_interval_is_printed_beside_its_own_value():
-    # Before: "pearson 0.8073 [0.1667, 0.9580]", the interval being the segment means' (0.7798).
-    rng = np.random.default_rng(7)
+def _judged_pair(seed: int):
+    """A pair with pairwise human comparisons of SYSTEMS over 12 segments (noisy around a known
+    quality), its human system scores, summary and one other metric's system scores; the generator
+    goes on from where the comparisons left it."""
+    rng = np.random.default_rng(seed)
     quality = dict(zip(SYSTEMS, [0.9, 0.7, 0.5, 0.4, 0.1], strict=True))
     comparisons = pd.DataFrame([{"lp": "de-en", "seg_id": seg, "sys_a": a, "sys_b": b,
                                  "outcome": "a" if quality[a] - quality[b] + rng.normal(0, 0.3) > 0 else "b"}
                                 for seg in range(1, 13) for a in SYSTEMS for b in SYSTEMS if a < b])
     human = system_scores(comparisons).reset_index(drop=True)
+    summary = {"dataset": "toy", "lp": "de-en", "n_segments": 12, "n_judged_segments": 12, "n_tasks": 12,
+               "n_comparisons": len(comparisons), "description": "toy"}
+    other = pd.DataFrame({"system": SYSTEMS, "score": [0.8, 0.75, 0.3, 0.5, 0.2], "signature": "x"})
+    return rng, quality, comparisons, human, summary, other
+
+
+def test_an_interval_is_printed_beside_its_own_value():
+    # Before: "pearson 0.8073 [0.1667, 0.9580]", the interval being the segment means' (0.7798).
+    rng, quality, comparisons, human, summary, other = _judged_pair(7)
     user = pd.DataFrame([{"system": s, "seg_id": seg, "score": quality[s] + rng.normal(0, 0.2)}
                          for s in SYSTEMS for seg in range(1, 13)])
     metric = ExternalScores("mine", True)
     segments = segment_table(user, metric)
-    summary = {"dataset": "toy", "lp": "de-en", "n_segments": 12, "n_judged_segments": 12, "n_tasks": 12,
-               "n_comparisons": len(comparisons), "description": "toy"}
-    other = pd.DataFrame({"system": SYSTEMS, "score": [0.8, 0.75, 0.3, 0.5, 0.2], "signature": "x"})
     given = pd.DataFrame({"system": SYSTEMS, "score": [5.0, 4.0, 3.0, 1.0, 2.0]})
     result = evaluate_pair(summary, human, comparisons, metric, system_table(metric, given, segments), segments,
                            {"other": (other, True)}, draws=50, seed=3, permutations=20)
@@ -70,17 +78,9 @@ def test_an_interval_is_printed_beside_its_own_value():
 
 def test_an_unranked_metric_is_printed_with_its_reason():
     # Before: a constant metric (Pearson undefined) was ranked 1 in evaluate's summary.
-    rng = np.random.default_rng(5)
-    quality = dict(zip(SYSTEMS, [0.9, 0.7, 0.5, 0.4, 0.1], strict=True))
-    comparisons = pd.DataFrame([{"lp": "de-en", "seg_id": seg, "sys_a": a, "sys_b": b,
-                                 "outcome": "a" if quality[a] - quality[b] + rng.normal(0, 0.3) > 0 else "b"}
-                                for seg in range(1, 13) for a in SYSTEMS for b in SYSTEMS if a < b])
-    human = system_scores(comparisons).reset_index(drop=True)
+    _, _, comparisons, human, summary, other = _judged_pair(5)
     metric = ExternalScores("mine", True)
     given = pd.DataFrame({"system": SYSTEMS, "score": [0.5] * 5})
-    summary = {"dataset": "toy", "lp": "de-en", "n_segments": 12, "n_judged_segments": 12, "n_tasks": 12,
-               "n_comparisons": len(comparisons), "description": "toy"}
-    other = pd.DataFrame({"system": SYSTEMS, "score": [0.8, 0.75, 0.3, 0.5, 0.2], "signature": "x"})
     result = evaluate_pair(summary, human, comparisons, metric, system_table(metric, given, None), None,
                            {"other": (other, True)}, draws=20, seed=3, permutations=20)
     lines = _evaluation_text("toy", "de-en", "mine", result, 4).splitlines()
