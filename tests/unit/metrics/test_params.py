@@ -56,8 +56,7 @@ def test_good_parameters_pass_and_booleans_accept_one_and_zero():
 
 
 def test_check_config_validates_metric_settings_naming_the_key():
-    catalogue = yaml.safe_load((DEFAULT_CONFIG.parent / "sources.yaml").read_text())
-    raw = merge(catalogue, yaml.safe_load(DEFAULT_CONFIG.read_text()))
+    raw = _default_config()
     validate_config(copy.deepcopy(raw))  # the repository's own settings pass
     bad = copy.deepcopy(raw)
     bad["metric_settings"]["meteor-cs-thesaurus"]["params"]["weights"] = [1.0, -0.4]
@@ -120,9 +119,14 @@ def test_one_order_is_enough_and_scores_as_sacrebleu():
         assert 0 < ours < 100
 
 
-def test_check_config_applies_the_rules_to_metric_settings():
+def _default_config() -> dict:
+    """The default study's config as check-config reads it: the source catalogue, then config.yaml."""
     catalogue = yaml.safe_load((DEFAULT_CONFIG.parent / "sources.yaml").read_text())
-    raw = merge(catalogue, yaml.safe_load(DEFAULT_CONFIG.read_text()))
+    return merge(catalogue, yaml.safe_load(DEFAULT_CONFIG.read_text()))
+
+
+def test_check_config_applies_the_rules_to_metric_settings():
+    raw = _default_config()
     raw["metric_settings"]["chrf-none"] = {"metric": "chrf", "params": {"char_order": 0}}
     with pytest.raises(ConfigError, match=r"metric_settings.chrf-none.params: parameters char_order=0, "
                                           r"word_order=0 \(default\): expected char_order \+ word_order >= 1"):
@@ -171,8 +175,7 @@ def test_numbers_past_their_bound_are_refused_at_once(name, params, message):
 def test_the_bounds_apply_to_config_and_score_set(tmp_path, capsys, monkeypatch):
     from mtmeta.cli import main
 
-    catalogue = yaml.safe_load((DEFAULT_CONFIG.parent / "sources.yaml").read_text())
-    raw = merge(catalogue, yaml.safe_load(DEFAULT_CONFIG.read_text()))
+    raw = _default_config()
     raw["metric_settings"]["nist-long"] = {"metric": "nist", "params": {"max_ngram_order": 10_000}}
     with pytest.raises(ConfigError, match=r"^metric_settings.nist-long.params: parameter max_ngram_order=10000 is out "
                                           r"of range; expected >= 1 and <= 20$"):
