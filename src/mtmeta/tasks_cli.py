@@ -12,6 +12,7 @@ It needs nothing of the study (no config, word vectors or Parmesan).
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -58,27 +59,18 @@ def _pairs_option(text: str, option: str) -> dict:
 
 def read_user_scores(name: str, paths: list[str], pairs: dict) -> dict:
     """A user's metric: lp -> level -> MetricScores, checked against the root's pairs."""
-    import numpy as np  # here, not at the top: `mtmeta --help` starts without numpy or pandas
-    import pandas as pd
-
     from mtmeta.data.evalset import metric_matrix
+    from mtmeta.data.tables import read_table  # the checked reader: one number parser, one name policy
 
     out: dict = {}
     for path in paths:
         path = Path(path)
-        try:
-            table = pd.read_csv(path, sep="\t", dtype={"lp": str, "system": str})
-        except (OSError, ValueError) as exc:
-            raise InputError(path, f"cannot read the scores: {exc}", expected="a TSV file") from None
-        missing = [c for c in ("lp", "system", "score") if c not in table.columns]
-        if missing:
-            raise InputError(path, f"no column(s) {missing}", expected="columns lp, system, score (+ seg_id)")
-        scores = pd.to_numeric(table["score"], errors="coerce")
-        if scores.isna().any() or not np.isfinite(scores).all():
-            row = int(np.flatnonzero(~np.isfinite(scores.fillna(np.inf)))[0])
-            raise InputError(path, f"score {table['score'].iloc[row]!r} is not a finite number", line=row + 2,
-                             expected="a number in every row")
-        table["score"] = scores.astype(float)
+        table = read_table(path, {"lp": "name", "system": "name", "score": "number"}, optional={"seg_id": "integer"},
+                           what=f"scores of {name} (columns lp, system, score, and seg_id for segment scores)")
+        infinite = table[~table["score"].map(math.isfinite)]
+        if len(infinite):  # the reader takes inf and nan as numbers; a correlation cannot
+            raise InputError(path, f"score '{float(infinite['score'].iloc[0])}' is not a finite number",
+                             line=int(infinite["line"].iloc[0]), expected="a number in every row")
         level = "seg" if "seg_id" in table.columns else "sys"
         for lp, rows in table.groupby("lp", sort=True):
             if lp not in pairs:

@@ -225,3 +225,17 @@ def test_an_undefined_average_sorts_last():
                             np.zeros((3, 3), int), "")
     averages = average_values([TaskResult(task, ranking)], [1.0])
     assert list(averages) == ["A", "C", "B"] and averages["A"] == 0.75 and math.isnan(averages["B"])
+
+
+def test_a_users_scores_are_read_by_the_checked_reader(tmp_path):
+    """--scores files go through data.tables.read_table (one number parser), and a score must be finite."""
+    from mtmeta.errors import InputError
+    from mtmeta.tasks_cli import read_user_scores
+
+    path = tmp_path / "mine.tsv"
+    path.write_text("lp\tsystem\tscore\nen-de\tA\t1\nen-de\tB\tinf\n")
+    with pytest.raises(InputError, match=r"mine.tsv:3: score 'inf' is not a finite number; expected a number"):
+        read_user_scores("mine", [path], {})
+    path.write_text("lp\tsystem\tscore\nen-de\tA\t1_000\n")
+    with pytest.raises(InputError, match=r"mine.tsv:2: score '1_000' is not a number \(digit-group separators"):
+        read_user_scores("mine", [path], {})
