@@ -48,9 +48,10 @@ test-cluster: setup
 	$(BIN)/python tools/test_cluster.py
 
 # The study's Snakemake report (the default study, or CONFIG's): report.html, one file with every table and figure and its caption.
-# The first command brings the study up to date (on a finished study: the report's pages, in seconds).
+# The first command brings the study and the report's pages up to date (`make study` leaves the pages
+# out, so that a rerun of one metric does not remake them; on a finished study they take seconds).
 report: setup
-	$(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS)
+	$(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS) all report_pages
 	$(BIN)/snakemake --report report.html $(STUDY_ARGS)
 
 # The report in a real headless Chromium: as root, install Debian's chromium and chromium-driver if missing,

@@ -42,4 +42,3 @@ rule all:
         rules.tables.input,
         rules.paper.input,
         all_segment_scores(),
-        rules.report_pages.input,

@@ -61,7 +61,12 @@ def log(message: str) -> None:
 
 
 def build_report(study: Path, report: Path, env: dict[str, str] | None = None) -> list[str]:
-    """`snakemake --report` on a finished study; the docutils messages it printed (it must succeed)."""
+    """The report's pages, then `snakemake --report` on a finished study; the docutils messages it printed
+    (both must succeed). `make study` does not make the pages; `make report` does, as here."""
+    pages = subprocess.run(snakemake_command(REPO, study, "report_pages"), capture_output=True, text=True, env=env)
+    if pages.returncode != 0:
+        raise RuntimeError(f"snakemake report_pages failed (exit {pages.returncode}):\n"
+                           f"{(pages.stdout + pages.stderr)[-3000:]}")
     result = subprocess.run(snakemake_command(REPO, study, "--report", str(report)), capture_output=True,
                             text=True, env=env)
     output = result.stdout + result.stderr
@@ -73,7 +78,8 @@ def build_report(study: Path, report: Path, env: dict[str, str] | None = None) -
 
 def run_synthetic_study(root: Path) -> Path:
     workdir = write_workdir(root / "work", write_mirror(root / "mirror"))
-    result = subprocess.run(snakemake_command(REPO, workdir), capture_output=True, text=True, env=snakemake_env(root))
+    result = subprocess.run(snakemake_command(REPO, workdir, "all", "report_pages"), capture_output=True, text=True,
+                            env=snakemake_env(root))
     if result.returncode != 0:
         raise RuntimeError(f"the synthetic study failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
     return workdir

@@ -15,7 +15,7 @@ def study(tmp_path_factory, repo):
     root = tmp_path_factory.mktemp("study")
     workdir = write_workdir(root / "work", write_mirror(root / "mirror"))
     # The checkout under test's package, not whichever one the environment has installed.
-    result = subprocess.run(snakemake_command(repo, workdir), capture_output=True, text=True,
+    result = subprocess.run(snakemake_command(repo, workdir, "all", "report_pages"), capture_output=True, text=True,
                             env=snakemake_env(root, PYTHONPATH=str(repo / "src")))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return workdir
