@@ -1,6 +1,7 @@
 # mtmeta: how well does an MT metric agree with human judgments?
 # Thin entry point: configuration, then one module per stage under workflow/rules/.
 import os
+import sys
 
 from snakemake.utils import min_version
 
@@ -35,6 +36,12 @@ include: "workflow/rules/paper.smk"
 include: "workflow/rules/report.smk"
 
 
+# The report's pages are made by `make report` (targets all and report_pages), not by a plain run, so
+# that rerunning one metric remakes its tables, not 120 pages. `snakemake --report` reads the results
+# of the default target's jobs, so there the pages belong to it.
+REPORTING = any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv)
+
+
 rule all:
     default_target: True
     localrule: True
@@ -42,3 +49,4 @@ rule all:
         rules.tables.input,
         rules.paper.input,
         all_segment_scores(),
+        rules.report_pages.input if REPORTING else [],

@@ -71,8 +71,8 @@ for _caption in dict.fromkeys(spec["caption"] for spec in REPORT_PAGES.values())
 
 
 rule report_pages:
-    # Every page of the report. `make report` asks for them before `snakemake --report`; rule all does
-    # not, so that rerunning one metric (`-R score_bleu`) remakes its tables, not 50 pages.
+    # Every page of the report. `make report` asks for them before `snakemake --report`; rule all only
+    # under --report (Snakefile), so that rerunning one metric remakes its tables, not 50 pages.
     localrule: True
     input:
         [f"results/report/{page}.html" for page in REPORT_PAGES],
