@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mtmeta.cli import main
-from mtmeta.config import load_config
+from mtmeta.app.cli import main
+from mtmeta.app.config import load_config
 from mtmeta.data.prepare import prepare, write_prepared
 from mtmeta.io import write_tsv
 from mtmeta.metaeval.segment_level import segment_level_agreement

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from mtmeta import metrics
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
 from mtmeta.metrics.scoring import score_segments
 

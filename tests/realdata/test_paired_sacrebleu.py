@@ -5,7 +5,7 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.prepare import prepare
 from mtmeta.metaeval.paired import compare_systems
 from mtmeta.metrics import get

@@ -3,7 +3,7 @@
 import pytest
 
 from mtmeta import metrics
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
 from mtmeta.data.prepare import source_file
 from mtmeta.data.tokenize import tokenizer

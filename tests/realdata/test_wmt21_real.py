@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from mtmeta.config import DEFAULT_CONFIG
+from mtmeta.app.config import DEFAULT_CONFIG
 from mtmeta.data.evalset import read_evalset
 from mtmeta.data.external import read_score_file
 from mtmeta.data.fetch import FILES, fetch, plan_fetch

@@ -4,12 +4,12 @@ import sys
 import pytest
 import sacrebleu
 
-from mtmeta.cli import build_parser, main
+from mtmeta.app.cli import build_parser, main
 
 COMMANDS = ["sources", "fetch", "prepare", "score", "metrics", "human-scores", "correlate", "evaluate", "check-config",
             "export-scores"]
 
-COMMANDS += ["tasks"]  # registered by mtmeta.tasks_cli
+COMMANDS += ["tasks"]  # registered by mtmeta.app.tasks_cli
 
 
 def test_every_command_has_help(capsys):
@@ -232,7 +232,7 @@ def _modules_after(code: str) -> set[str]:
 def test_help_imports_no_heavy_package(argv):
     """The command line starts without pandas, numba, matplotlib or scipy: each command imports
     what it uses when it runs."""
-    code = f"from mtmeta.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass"
+    code = f"from mtmeta.app.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass"
     assert _modules_after(code) & set(HEAVY) == set()
 
 
@@ -265,13 +265,13 @@ def test_counts_and_seeds_have_one_rule_with_an_upper_bound(capsys, argv, messag
 
 
 def test_seed_and_count_are_defined_once():
-    import mtmeta.cli
-    import mtmeta.cli_score
+    import mtmeta.app.cli
+    import mtmeta.app.score_cli
 
-    assert mtmeta.cli._seed is mtmeta.cli_score._seed
-    assert not hasattr(mtmeta.cli, "_positive_int")  # evaluate's counts take the config's range instead
-    assert [mtmeta.cli._seed("0"), mtmeta.cli._seed(" 4294967295 "), mtmeta.cli_score._positive_int("1000000")] == [
-        0, 4294967295, 1000000]
+    assert mtmeta.app.cli._seed is mtmeta.app.score_cli._seed
+    assert not hasattr(mtmeta.app.cli, "_positive_int")  # evaluate's counts take the config's range instead
+    assert [mtmeta.app.cli._seed("0"), mtmeta.app.cli._seed(" 4294967295 "),
+            mtmeta.app.score_cli._positive_int("1000000")] == [0, 4294967295, 1000000]
 
 
 def test_an_unexpected_exception_is_one_line_naming_the_stage_and_file(tmp_path, capsys, monkeypatch):
@@ -302,12 +302,12 @@ def test_an_unexpected_exception_is_one_line_naming_the_stage_and_file(tmp_path,
 
 
 def test_an_internal_error_of_another_command_names_its_file_and_cuts_a_long_text(tmp_path, capsys, monkeypatch):
-    import mtmeta.evaluate
+    import mtmeta.app.evaluate
 
     def broken(*args, **kwargs):
         raise RuntimeError("x" * 5000 + "\nsecond line")
 
-    monkeypatch.setattr(mtmeta.evaluate, "evaluate", broken)
+    monkeypatch.setattr(mtmeta.app.evaluate, "evaluate", broken)
     assert main(["evaluate", "--segment", "mine.seg.tsv", "--out", str(tmp_path / "out")]) == 1
     assert capsys.readouterr().err == (
         f"mtmeta evaluate: internal error while evaluating mine.seg.tsv: RuntimeError: {'x' * 300}... (5,000 "
@@ -321,4 +321,4 @@ def test_scoring_a_small_file_loads_neither_numba_nor_pandas(tmp_path):
     (tmp_path / "hyp.txt").write_text("The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n")
     (tmp_path / "ref.txt").write_text("The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n")
     argv = ["score", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-m", "bleu", "chrf", "ter", "-b"]
-    assert _modules_after(f"from mtmeta.cli import main\nassert main({argv!r}) == 0") & set(HEAVY) == set()
+    assert _modules_after(f"from mtmeta.app.cli import main\nassert main({argv!r}) == 0") & set(HEAVY) == set()

@@ -10,8 +10,8 @@ import pytest
 import sacrebleu
 import yaml
 
-from mtmeta.cli import main
-from mtmeta.config import DEFAULT_CONFIG
+from mtmeta.app.cli import main
+from mtmeta.app.config import DEFAULT_CONFIG
 
 HYP = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
 REF1 = ["The dog bit the man.", "It was not unexpected.", "The man bit him first."]

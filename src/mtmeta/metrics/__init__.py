@@ -28,7 +28,7 @@ METRICS: dict[str, str] = {
 
 
 # The study's config file, where its named metric variants (metric_settings: ter-wmt, meteor-basic ...)
-# are declared; the same file as mtmeta.config.DEFAULT_CONFIG (a known coupling, docs/architecture.md).
+# are declared; the same file as mtmeta.app.config.DEFAULT_CONFIG (a known coupling, docs/architecture.md).
 STUDY_CONFIG = Path(__file__).resolve().parents[3] / "config" / "config.yaml"
 
 
@@ -53,7 +53,7 @@ def metric_class(name: str) -> type[Metric]:
 def metric_settings(config=None) -> dict[str, dict]:
     """Configured metric ids: ``{id: {"metric": registry name, "params": {...}}}``.
 
-    ``config`` is a loaded config (``mtmeta.config.load_config``'s result, validated), a config file
+    ``config`` is a loaded config (``mtmeta.app.config.load_config``'s result, validated), a config file
     (its ``metric_settings`` key only is read here), or None for the study's own file (none if it is
     absent, as in an installed wheel)."""
     if isinstance(config, dict):

@@ -9,7 +9,7 @@ import sacrebleu
 import yaml
 from sacrebleu.metrics.helpers import extract_all_char_ngrams
 
-from mtmeta.config import DEFAULT_CONFIG
+from mtmeta.app.config import DEFAULT_CONFIG
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import get, resolve
 from mtmeta.metrics.base import short_signature

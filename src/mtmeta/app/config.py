@@ -14,7 +14,7 @@ from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError, clip, shown
 from mtmeta.metrics.external import ExternalScores
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
 CATALOGUE = "sources.yaml"  # the data catalogue, beside the config file
 EXTERNAL = ExternalScores.name  # the "registry name" of every external_scores id
@@ -31,7 +31,7 @@ def schema_path() -> Path:
 def schema_range(*keys: str) -> tuple[float | None, float | None]:
     """The inclusive bounds (None: none) the schema gives the config key ``keys`` (e.g. ``"bootstrap",
     "draws"``): the one range table of the config and the command-line options that set the same
-    value (:mod:`mtmeta.cli_ranges`)."""
+    value (:mod:`mtmeta.app.options`)."""
     schema = yaml.load(schema_path().read_text(), Loader=_StrictLoader)
     node = schema
     for key in keys:

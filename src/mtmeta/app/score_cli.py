@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtmeta import cli_score_output as output
+from mtmeta.app import score_output as output
 from mtmeta.errors import ConfigError, InputError, MtmetaError, stage
 
 if TYPE_CHECKING:
@@ -347,7 +347,7 @@ def _fetch(config: dict, source_id: str, resources: Path) -> Path:
     from mtmeta.data.fetch import fetch, plan_fetch, resolve_mirror
     from mtmeta.data.prepare import source_file
 
-    mirror = resolve_mirror(config["data_mirror"], [Path.cwd(), Path(__file__).resolve().parents[2]])
+    mirror = resolve_mirror(config["data_mirror"], [Path.cwd(), Path(__file__).resolve().parents[3]])
     log.info("-t: fetching %s into %s (%s)", source_id, resources / source_id, mirror or "upstream")
     folder = resources / source_id
     manifest = fetch(plan_fetch(source_id, config["sources"][source_id], mirror), folder)
@@ -473,7 +473,7 @@ def cmd_score(args) -> int:
 
 
 def _score(args) -> int:
-    from mtmeta.metrics import STUDY_CONFIG  # mtmeta.config.DEFAULT_CONFIG, without loading the schema
+    from mtmeta.metrics import STUDY_CONFIG  # mtmeta.app.config.DEFAULT_CONFIG, without loading the schema
 
     request = read_request(args)
     # Ids resolve through the config's metric_settings (its definition first, as in the workflow). A
@@ -482,7 +482,7 @@ def _score(args) -> int:
     config_file = args.config or (str(STUDY_CONFIG) if STUDY_CONFIG.is_file() else None)
     config = None
     if config_file and (args.config or args.test_set or args.echo):
-        from mtmeta.config import load_config
+        from mtmeta.app.config import load_config
 
         config = load_config(config_file, checksums=False)
     if (args.test_set or args.echo) and config is None:

@@ -1,5 +1,5 @@
 """Command-line options that set a value the config also sets take the config schema's range
-(workflow/schemas/config.schema.yaml, read by :func:`mtmeta.config.schema_range`): one range table, so
+(workflow/schemas/config.schema.yaml, read by :func:`mtmeta.app.config.schema_range`): one range table, so
 ``mtmeta evaluate --draws`` refuses what ``bootstrap.draws`` refuses, with the same bound."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ def config_int(*keys: str):
     key = ".".join(keys)
 
     def parse(text: str) -> int:
-        from mtmeta.config import schema_range
+        from mtmeta.app.config import schema_range
 
         # ASCII digits only, as every reader's number parser: int() would also take '1_000' and '١٢'
         if not (text.isascii() and text.removeprefix("-").isdigit()):
@@ -28,7 +28,7 @@ def config_int(*keys: str):
 
 
 def _bounds(keys: tuple[str, ...]) -> str:
-    from mtmeta.config import schema_range
+    from mtmeta.app.config import schema_range
 
     low, high = schema_range(*keys)
     if high is None:

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtmeta import __version__
-from mtmeta.cli_ranges import config_int
-from mtmeta.cli_score import MAX_SEED, _seed, cmd_score
-from mtmeta.cli_score import add_arguments as add_score_arguments
+from mtmeta.app.options import config_int
+from mtmeta.app.score_cli import MAX_SEED, _seed, cmd_score
+from mtmeta.app.score_cli import add_arguments as add_score_arguments
+from mtmeta.app.tasks_cli import add_tasks_command
 from mtmeta.errors import InputError, MtmetaError, OutputError, stage, stage_of
-from mtmeta.tasks_cli import add_tasks_command
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,7 +30,7 @@ log = logging.getLogger("mtmeta")
 def _config(args):
     """The study's config for a command: a command that fetches nothing (sources lists them) does not
     need every source's sha256; fetch checks each one it fetches, check-config all of them."""
-    from mtmeta.config import load_config
+    from mtmeta.app.config import load_config
 
     return load_config(args.config, checksums=False)
 
@@ -39,7 +39,7 @@ def _mirror(config, args):
     from mtmeta.data.fetch import resolve_mirror
 
     setting = args.mirror if getattr(args, "mirror", None) else config["data_mirror"]
-    return resolve_mirror(setting, [Path.cwd(), Path(__file__).resolve().parents[2]])
+    return resolve_mirror(setting, [Path.cwd(), Path(__file__).resolve().parents[3]])
 
 
 def cmd_sources(args) -> int:
@@ -171,7 +171,7 @@ def cmd_correlate(args) -> int:
 def cmd_evaluate(args) -> int:
     import pandas as pd
 
-    from mtmeta.evaluate import TABLES, check_name, check_output_directory, evaluate, write_tables
+    from mtmeta.app.evaluate import TABLES, check_name, check_output_directory, evaluate, write_tables
 
     if args.system is None and args.segment is None:
         raise MtmetaError("give --system FILE, --segment FILE or both")
@@ -271,7 +271,7 @@ def cmd_export_scores(args) -> int:
     """A finished study's metric scores of an mt-metrics-eval pair, in its layout."""
     import pandas as pd
 
-    from mtmeta.config import metric_spec, metrics_of
+    from mtmeta.app.config import metric_spec, metrics_of
     from mtmeta.io import read_json, read_tsv
     from mtmeta.metaeval.export import export_metric
     from mtmeta.metrics.spec import MetricSpec
@@ -307,7 +307,7 @@ def cmd_export_scores(args) -> int:
 
 
 def cmd_check_config(args) -> int:
-    from mtmeta.config import load_config
+    from mtmeta.app.config import load_config
 
     if args.file and args.config:
         raise MtmetaError("check-config: give the config file once (FILE or --config FILE)")
@@ -431,7 +431,7 @@ class _UnusableStdin:
     """Standard input when it is closed (``<&-``): reading it is an error that says so, not an
     AttributeError or an empty text."""
 
-    closed = True  # what a reader that checks first (cli_score) sees
+    closed = True  # what a reader that checks first (score_cli) sees
 
     def __init__(self, problem: str):
         self.problem = problem
