@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtmeta import __version__
-from mtmeta.app.options import config_int
-from mtmeta.app.score_cli import MAX_SEED, _seed, cmd_score
+from mtmeta.app import options
 from mtmeta.app.score_cli import add_arguments as add_score_arguments
+from mtmeta.app.score_cli import cmd_score
 from mtmeta.app.tasks_cli import add_tasks_command
 from mtmeta.errors import InputError, MtmetaError, OutputError, stage, stage_of
 
@@ -319,13 +319,6 @@ def cmd_check_config(args) -> int:
     return 0
 
 
-def _probability(text: str) -> float:
-    value = float(text)
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1 (exclusive)")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mtmeta",
@@ -398,13 +391,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compare with these built-in metric ids only (default: every metric the study scores on "
                         "the pair)")
     p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
-    p.add_argument("--draws", type=config_int("bootstrap", "draws"),
+    p.add_argument("--draws", type=options.config_int("bootstrap", "draws"),
                    help="bootstrap draws, as config's bootstrap.draws allows (default: its value)")
-    p.add_argument("--seed", type=_seed, help=f"bootstrap seed, 0 to {MAX_SEED} (default: config's bootstrap.seed)")
-    p.add_argument("--confidence", type=_probability, default=0.95, help="interval level (default 0.95)")
+    p.add_argument("--seed", type=options.seed,
+                   help=f"bootstrap seed, 0 to {options.MAX_SEED} (default: config's bootstrap.seed)")
+    p.add_argument("--confidence", type=options.probability, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
                    help="text: a summary per pair; tsv: the system-level correlations; json: every table")
-    p.add_argument("--width", type=int, default=4, choices=range(0, 17), metavar="{0..16}",
+    p.add_argument("--width", type=options.width, default=4, metavar=options.WIDTH_METAVAR,
                    help="decimals printed (default 4; the written tables keep full precision)")
 
     p = with_config(add("export-scores", cmd_export_scores,
