@@ -7,5 +7,6 @@
 - ``tasks_cli``: ``mtmeta tasks``, an mt-metrics-eval task set on a data root;
 - ``evaluate``: ``mtmeta evaluate``, a user's metric through a finished study's meta-evaluation;
 - ``options``: the command-line argument types (counts, seeds, the config schema's ranges);
-- ``config``: the study's config, loaded and validated with the workflow's schema.
+- ``config``: the study's config, loaded and validated with the workflow's schema;
+- ``config_file``: where the study's config file is, and its ``metric_settings`` read quickly.
 """

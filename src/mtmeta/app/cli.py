@@ -36,10 +36,11 @@ def _config(args):
 
 
 def _mirror(config, args):
+    from mtmeta.app.config_file import REPO_ROOT
     from mtmeta.data.fetch import resolve_mirror
 
     setting = args.mirror if getattr(args, "mirror", None) else config["data_mirror"]
-    return resolve_mirror(setting, [Path.cwd(), Path(__file__).resolve().parents[3]])
+    return resolve_mirror(setting, [Path.cwd(), REPO_ROOT])
 
 
 def cmd_sources(args) -> int:

@@ -10,12 +10,11 @@ import jsonschema
 import yaml
 
 from mtmeta import metrics
+from mtmeta.app.config_file import DEFAULT_CONFIG, REPO_ROOT
 from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError, clip, shown
 from mtmeta.metrics.external import ExternalScores
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
 CATALOGUE = "sources.yaml"  # the data catalogue, beside the config file
 EXTERNAL = ExternalScores.name  # the "registry name" of every external_scores id
 

@@ -313,11 +313,12 @@ def test_set_fields(args, config: dict) -> dict[str, Path]:
 
 def _fetch(config: dict, source_id: str, resources: Path) -> Path:
     """A corpus fetched (mirror or upstream, sha256-checked) and extracted, as ``mtmeta fetch`` does."""
+    from mtmeta.app.config_file import REPO_ROOT
     from mtmeta.data.archive import safe_extract
     from mtmeta.data.fetch import fetch, plan_fetch, resolve_mirror
     from mtmeta.data.prepare import source_file
 
-    mirror = resolve_mirror(config["data_mirror"], [Path.cwd(), Path(__file__).resolve().parents[3]])
+    mirror = resolve_mirror(config["data_mirror"], [Path.cwd(), REPO_ROOT])
     log.info("-t: fetching %s into %s (%s)", source_id, resources / source_id, mirror or "upstream")
     folder = resources / source_id
     manifest = fetch(plan_fetch(source_id, config["sources"][source_id], mirror), folder)
@@ -395,16 +396,17 @@ def _check_options_apply(args, names: list[str]) -> None:
                               f"--set {param}=...")
 
 
-def resolve_metrics(args, request: Request, config_file: str | None) -> list[tuple[str, str, dict]]:
-    """(id, registry name, parameters) per metric named: config's definition of the id, then
-    sacrebleu's options, then --set; checked before any file is read."""
+def resolve_metrics(args, request: Request, ids: dict | None, where: str | None) -> list[tuple[str, str, dict]]:
+    """(id, registry name, parameters) per metric named: the definition of the id in ``ids`` (a config
+    mapping with its ``metric_settings``, read from the file ``where``), then sacrebleu's options,
+    then --set; checked before any file is read."""
     from mtmeta import metrics
 
     settings = _parse_settings(args.set)
     resolved = []
     for metric_id in request.metric_ids:
         try:
-            resolved.append((metric_id, *metrics.resolve(metric_id, config_file)))
+            resolved.append((metric_id, *metrics.resolve(metric_id, ids, where=where)))
         except metrics.UnknownMetricError as error:
             if os.path.isfile(metric_id) and args.metrics:
                 raise ConfigError(f"{error}. -m takes every word after it, and {metric_id} is a file: put reference "
@@ -443,13 +445,13 @@ def cmd_score(args) -> int:
 
 
 def _score(args) -> int:
-    from mtmeta.metrics import STUDY_CONFIG  # mtmeta.app.config.DEFAULT_CONFIG, without loading the schema
+    from mtmeta.app.config_file import DEFAULT_CONFIG, read_metric_settings  # without loading the schema
 
     request = read_request(args)
     # Ids resolve through the config's metric_settings (its definition first, as in the workflow). A
     # --config file is validated whole (a missing one is an error); the study's own file is read for
     # its ids only (check-config and CI validate it), unless -t needs its datasets.
-    config_file = args.config or (str(STUDY_CONFIG) if STUDY_CONFIG.is_file() else None)
+    config_file = args.config or (str(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file() else None)
     config = None
     if config_file and (args.config or args.test_set or args.echo):
         from mtmeta.app.config import load_config
@@ -460,7 +462,8 @@ def _score(args) -> int:
     if args.echo:
         return echo(args, config)
     _check_modes(args, request)
-    resolved = resolve_metrics(args, request, config_file)
+    ids = read_metric_settings(config_file) if config_file else None
+    resolved = resolve_metrics(args, request, ids, config_file)
     try:
         refs = read_references(args, config)
     except InputError as error:
