@@ -210,6 +210,13 @@ def test_a_config_definition_of_an_id_wins_as_in_the_workflow(files, capsys):
     assert "|tok:13a|" in out
 
 
+def test_a_config_that_extends_the_studys_has_its_ids(files, capsys):
+    """--config FILE resolves ids as the workflow does: those of the files it extends too."""
+    (files / "mine.yaml").write_text(f"extends: {DEFAULT_CONFIG}\n")
+    code, out, _ = score(capsys, "ter-wmt", "--ref", "ref1.txt", "--hyp", "hyp.txt", "--config", "mine.yaml")
+    assert code == 0 and "|tok:tercom-0.7.25|norm:yes|" in out
+
+
 def test_a_closed_standard_input_is_an_error(files):
     done = subprocess.run([sys.executable, "-m", "mtmeta", "score", "ref1.txt"], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL)

@@ -462,7 +462,8 @@ def _score(args) -> int:
     if args.echo:
         return echo(args, config)
     _check_modes(args, request)
-    ids = read_metric_settings(config_file) if config_file else None
+    # a loaded config's ids are its own and those of the files it extends, as the workflow reads them
+    ids = config if config is not None else read_metric_settings(config_file) if config_file else None
     resolved = resolve_metrics(args, request, ids, config_file)
     try:
         refs = read_references(args, config)
