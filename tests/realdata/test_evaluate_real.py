@@ -16,7 +16,7 @@ from mtmeta.io import write_tsv
 from mtmeta.metaeval.segment_level import segment_level_agreement
 from mtmeta.metaeval.system_level import system_level_correlations
 from mtmeta.metrics import get_for_dataset
-from mtmeta.metrics.scoring import score_segments
+from mtmeta.metrics.score_tables import score_segments
 
 pytestmark = pytest.mark.realdata
 BUILTINS = ["bleu", "chrf", "ter"]

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtmeta.data.external import PairData, check_against, file_digest, read_score_file
+from mtmeta.data.user_scores import PairData, check_against, file_digest, read_score_file
 from mtmeta.errors import InputError, MtmetaError
 from mtmeta.io import check_replaceable_directory, read_json, read_tsv
-from mtmeta.metaeval.external import Evaluation, evaluate_pair, segment_table, system_table
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.metaeval.user_metric_tables import Evaluation, evaluate_pair, segment_table, system_table
 from mtmeta.metrics.spec import MetricSpec
+from mtmeta.metrics.user_metric import ExternalScores
 
 TABLES = ["system_level", "bootstrap", "segment_level", "williams", "meng", "ranks", "protocols", "clusters"]
 

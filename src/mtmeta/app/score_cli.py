@@ -570,7 +570,7 @@ def _several_systems(args, request: Request, built, systems, refs) -> int:
     the baseline of a paired test."""
     import pandas as pd
 
-    from mtmeta.metaeval.paired import compare_systems
+    from mtmeta.metaeval.system_comparison import compare_systems
 
     test = request.test
     n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n if test == "ar" else 0
