@@ -1,4 +1,18 @@
-"""Metric registry: names map to classes, imported only when used (as in sacrebleu)."""
+"""Metric registry: names map to classes, imported only when used (as in sacrebleu). It reads no
+config: an id of a config's ``metric_settings`` resolves with the config the caller hands it.
+
+- ``base``: the Metric interface (statistics once, any score from them); ``params``: typed,
+  range-checked parameters; ``spec``: a configured id (MetricSpec); ``limits``: the refusal of a
+  too-long segment;
+- the metrics: ``bleu``, ``chrf``, ``ter``, ``nist``, ``wer`` (and PER), ``lepor`` (and hLEPOR),
+  ``wordmatch``, ``softbleu``, ``meteor`` (a package); ``sacrebleu_adapter``: any sacrebleu metric
+  through the interface; ``ngrams``: the clipped n-gram matches of BLEU and chrF;
+- ``score_tables``: every system of a segment table scored; ``user_metric``: a user's scores as
+  statistics;
+- compiled kernels (numba): ``kernels`` (which one a call runs), ``ngram_kernel``, ``score_kernel``,
+  ``sums_kernel``, ``ter_kernel``, ``nist_kernel``, ``lepor_kernel``, ``soft_kernel``,
+  ``assign_kernel``.
+"""
 
 from __future__ import annotations
 
