@@ -25,7 +25,7 @@ SUMMARY_PROTOCOLS = [
 CLUSTERED = {"sys_pearson": ("system", "pearson"), "sys_accuracy": ("system", "accuracy"),
              "seg_acc_eq": ("segment", "acc_eq")}
 MIN_ITEMS = 30  # a restriction with fewer items (segments where it varies) is too thin to read
-# The summary columns the human ceiling covers (metaeval.ceiling's statistic of the same protocol).
+# The summary columns the human ceiling covers (metaeval.ceiling_levels' statistic of the same protocol).
 CEILING = {"sys_pearson": "system_pearson", "sys_accuracy": "system_accuracy", "seg_kendall": "segment_kendall",
            "seg_acc_eq": "segment_acc_eq"}
 FLOOR_TOLERANCE = 0.001  # an acc_eq this close to the every-pair-tied floor sits on it
