@@ -5,7 +5,7 @@ import sys
 
 from snakemake.utils import min_version
 
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.reproducibility import blas_settings
 
 min_version("9.0")
@@ -14,7 +14,7 @@ min_version("9.0")
 os.environ.update(blas_settings())
 
 
-# The study's configuration, read as `mtmeta check-config` reads it (mtmeta.config.load_config):
+# The study's configuration, read as `mtmeta check-config` reads it (mtmeta.app.config.load_config):
 # config/config.yaml, or instead the files given with --configfile (a short study stands alone; a
 # file may `extends` another to change a few keys of it), --config key=value on top, and the data
 # catalogue (sources.yaml beside the config, else the repository's) under it all. Validated once.

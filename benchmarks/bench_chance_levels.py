@@ -12,7 +12,7 @@ chance levels off (``chance_draws=0``, the cheap exact levels still on) and on (
 difference being what evaluate_metric gains per metric and pair. Times are the process's CPU
 seconds (time.process_time; one thread), so that other jobs on the host do not inflate them. ``--raters``: the assembled
 wmt23.sxs directory (results/evalsets/wmt23/wmt23.sxs); rule ceiling_levels' work
-(metaeval.ceiling.rater_levels, draws split over the three rotations) is timed per pair and metric.
+(metaeval.ceiling_levels.rater_levels, draws split over the three rotations) is timed per pair and metric.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import pandas as pd  # noqa: E402
 
 from mtmeta.io import read_json, read_tsv  # noqa: E402
-from mtmeta.metaeval.ceiling import ALL_STATISTICS, rater_levels  # noqa: E402
+from mtmeta.metaeval.ceiling_levels import ALL_STATISTICS, rater_levels  # noqa: E402
 from mtmeta.metaeval.protocols import PairScores, protocol_rows  # noqa: E402
 from mtmeta.metrics import get  # noqa: E402
-from mtmeta.metrics.scoring import score_segments  # noqa: E402
+from mtmeta.metrics.score_tables import score_segments  # noqa: E402
 
 
 def pair_scores(folder: Path, metric):

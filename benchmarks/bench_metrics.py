@@ -236,7 +236,7 @@ BOOTSTRAP = """
 import glob, os
 from mtmeta import metrics
 from mtmeta.metaeval.bootstrap import bootstrap_table
-from mtmeta.config import load_config, metric_spec
+from mtmeta.app.config import load_config, metric_spec
 root, scores = {root!r}, {scores!r}
 paths = sorted(glob.glob(scores + "/*.seg.parquet"))
 if not paths:

@@ -51,7 +51,7 @@ def mirror() -> Path:
 def fetch_sources(tmp_path_factory, mirror):
     """fetch_sources(label, names) -> a resources directory holding those sources, fetched from the
     mirror (sha256-verified) and extracted as the workflow does."""
-    from mtmeta.config import load_config
+    from mtmeta.app.config import load_config
     from mtmeta.data.archive import safe_extract
     from mtmeta.data.fetch import fetch, plan_fetch
 

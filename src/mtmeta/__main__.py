@@ -1,3 +1,3 @@
-from mtmeta.cli import main
+from mtmeta.app.cli import main
 
 raise SystemExit(main())

@@ -9,14 +9,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mtmeta.cli import main
-from mtmeta.config import load_config
+from mtmeta.app.cli import main
+from mtmeta.app.config import load_config
 from mtmeta.data.prepare import prepare, write_prepared
 from mtmeta.io import write_tsv
 from mtmeta.metaeval.segment_level import segment_level_agreement
 from mtmeta.metaeval.system_level import system_level_correlations
 from mtmeta.metrics import get_for_dataset
-from mtmeta.metrics.scoring import score_segments
+from mtmeta.metrics.score_tables import score_segments
 
 pytestmark = pytest.mark.realdata
 BUILTINS = ["bleu", "chrf", "ter"]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mtmeta import metrics
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
 
 pytestmark = pytest.mark.realdata

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from mtmeta import metrics
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
 from mtmeta.data.tokenize import tokenizer
 from mtmeta.metrics.meteor.aligner import java_hash

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.archive import safe_extract
 from mtmeta.data.corpus import Layout, discover_systems
 from mtmeta.data.fetch import fetch, plan_fetch

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from mtmeta import metrics
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.prepare import prepare
 from mtmeta.metrics.meteor import scoring
 

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from mtmeta import metrics
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
-from mtmeta.metrics.scoring import score_segments
+from mtmeta.metrics.score_tables import score_segments
 
 pytestmark = pytest.mark.realdata
 

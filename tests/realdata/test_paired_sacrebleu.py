@@ -1,13 +1,13 @@
-"""Paired tests and confidence intervals (mtmeta.metaeval.paired) against sacrebleu's own
+"""Paired tests and confidence intervals (mtmeta.metaeval.system_comparison) against sacrebleu's own
 implementation (sacrebleu.significance.PairedTest) on real WMT12 English-Czech systems."""
 
 import pytest
 from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.prepare import prepare
-from mtmeta.metaeval.paired import compare_systems
+from mtmeta.metaeval.system_comparison import compare_systems
 from mtmeta.metrics import get
 
 pytestmark = pytest.mark.realdata

@@ -3,11 +3,11 @@
 import pytest
 
 from mtmeta import metrics
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
 from mtmeta.data.prepare import source_file
 from mtmeta.data.tokenize import tokenizer
-from mtmeta.metrics.scoring import score_segments
+from mtmeta.metrics.score_tables import score_segments
 from mtmeta.parmesan import study as ps
 from mtmeta.parmesan.alignment import align_segments, parse_links
 

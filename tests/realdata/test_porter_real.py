@@ -5,7 +5,7 @@ as is and lower-cased) and on every WordNet lemma name."""
 import pytest
 from nltk.stem.porter import PorterStemmer
 
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
 from mtmeta.data.corpus import Layout, load_segments
 from mtmeta.data.tokenize import tokenizer
 from mtmeta.lexicons.porter import stem

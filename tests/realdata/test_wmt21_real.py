@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from mtmeta.config import DEFAULT_CONFIG
+from mtmeta.app.config import DEFAULT_CONFIG
 from mtmeta.data.evalset import read_evalset
-from mtmeta.data.external import read_score_file
 from mtmeta.data.fetch import FILES, fetch, plan_fetch
 from mtmeta.data.mqm import compare_segment_scores, read_avg_seg_scores, read_mqm_tsv, segment_scores, system_scores
 from mtmeta.data.neural_scores import METRICS
+from mtmeta.data.user_scores import read_score_file
 from mtmeta.data.wmt21 import NEWS, SYSTEM_NAMES, TED, assemble_wmt21, neural_external_scores, write_wmt21
 from mtmeta.data.wmt_da import compare_da_system_scores, da_system_scores, read_da_segment_scores, read_da_system_scores
 from mtmeta.io import write_tsv

@@ -4,7 +4,7 @@ and the human ceiling, BLEU, chrF and chance levels (skipped when the mirror is 
 import pytest
 
 from mtmeta.data import wmt23
-from mtmeta.metaeval import ceiling
+from mtmeta.metaeval import ceiling_levels
 from mtmeta.metrics import get
 
 pytestmark = pytest.mark.realdata
@@ -54,7 +54,7 @@ def test_reader_counts(sxs):
 
 
 def test_agreement_between_single_ratings(sxs):
-    table = ceiling.slot_agreement(sxs)
+    table = ceiling_levels.slot_agreement(sxs)
     expected = SLOTS[sxs.evalset.lp]
     assert list(table["segment_pearson"]) == pytest.approx([p for p, _ in expected], abs=1e-12)
     assert list(table["system_kendall"]) == pytest.approx([k for _, k in expected], abs=1e-12)
@@ -62,8 +62,8 @@ def test_agreement_between_single_ratings(sxs):
 
 def test_human_ceiling_metrics_and_chance(sxs):
     lp = sxs.evalset.lp
-    metrics = {m: ceiling.metric_scores(sxs, get(m)) for m in ("bleu", "chrf")}
-    table = ceiling.levels(sxs, metrics, draws=20)
+    metrics = {m: ceiling_levels.metric_scores(sxs, get(m)) for m in ("bleu", "chrf")}
+    table = ceiling_levels.levels(sxs, metrics, draws=20)
     value = table.set_index(["statistic", "level", "who"])["value"]
     for statistic, (human, bleu, chrf) in LEVELS[lp].items():
         assert value[(statistic, "human", "one rater vs mean of two")] == pytest.approx(human, abs=1e-12)

@@ -4,8 +4,8 @@ registered metric; and the command line's numbers have the config's bounds (one 
 
 import pytest
 
-from mtmeta.cli import main
-from mtmeta.config import DEFAULT_CONFIG, load_config
+from mtmeta.app.cli import main
+from mtmeta.app.config import DEFAULT_CONFIG, load_config
 from mtmeta.errors import ConfigError
 
 EXAMPLES = DEFAULT_CONFIG.parent / "examples"
@@ -113,7 +113,7 @@ def test_score_names_a_tokeniser_that_cannot_run(tmp_path, capsys, monkeypatch, 
 def test_evaluate_draws_have_the_configs_bound(tmp_path, capsys, draws, message):
     """One range table: the schema's bootstrap.draws bounds --draws (a billion draws was a 37 GiB
     allocation), and the config refuses the same value."""
-    from mtmeta.config import schema_range
+    from mtmeta.app.config import schema_range
 
     assert schema_range("bootstrap", "draws") == (10, 1_000_000)
     code, out, err = _run(capsys, "evaluate", "--segment", str(tmp_path / "x.tsv"), "--draws", draws)
@@ -152,8 +152,8 @@ def test_a_librarys_own_refusal_to_build_is_named_too(tmp_path, monkeypatch):
 
 
 def test_evaluate_checks_draws_and_seed_against_the_same_table(tmp_path, capsys):
+    from mtmeta.app.evaluate import evaluate
     from mtmeta.errors import MtmetaError
-    from mtmeta.evaluate import evaluate
 
     config = load_config(EXAMPLES / "one-pair.yaml", checksums=False)
     with pytest.raises(MtmetaError, match=r"^bootstrap draws 1000000000: expected an integer from 10 to 1,000,000 "

@@ -1,15 +1,16 @@
+import argparse
 import subprocess
 import sys
 
 import pytest
 import sacrebleu
 
-from mtmeta.cli import build_parser, main
+from mtmeta.app.cli import build_parser, main
 
 COMMANDS = ["sources", "fetch", "prepare", "score", "metrics", "human-scores", "correlate", "evaluate", "check-config",
             "export-scores"]
 
-COMMANDS += ["tasks"]  # registered by mtmeta.tasks_cli
+COMMANDS += ["tasks"]  # registered by mtmeta.app.tasks_cli
 
 
 def test_every_command_has_help(capsys):
@@ -232,7 +233,7 @@ def _modules_after(code: str) -> set[str]:
 def test_help_imports_no_heavy_package(argv):
     """The command line starts without pandas, numba, matplotlib or scipy: each command imports
     what it uses when it runs."""
-    code = f"from mtmeta.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass"
+    code = f"from mtmeta.app.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass"
     assert _modules_after(code) & set(HEAVY) == set()
 
 
@@ -255,6 +256,14 @@ def test_help_imports_no_heavy_package(argv):
      "argument -cin/--confidence-n: '2000000' is more than 1000000, the largest count accepted"),
     (["score", "r.txt", "-i", "h.txt", "-par", "-parn", "10000000"],
      "argument -parn/--paired-ar-n: '10000000' is more than 1000000, the largest count accepted"),
+    (["tasks", "wmt23", "--root", ".", "--seed", "-1"],
+     "argument --seed: '-1' is not a seed; expected an integer from 0 to 4294967295"),
+    (["tasks", "wmt23", "--root", ".", "--k", "-1"],
+     "argument --k: '-1' is not an integer of at least 0; expected an integer from 0 to 1000000"),
+    (["tasks", "wmt23", "--root", ".", "--k", "2000000"],
+     "argument --k: '2000000' is more than 1000000, the largest count accepted"),
+    (["evaluate", "--segment", "x.tsv", "--width", "17"],
+     "argument --width: '17' is not a number of decimals; expected an integer from 0 to 16"),
 ])
 def test_counts_and_seeds_have_one_rule_with_an_upper_bound(capsys, argv, message):
     """Every command reads a seed and a count by the same rule: ASCII digits, within bounds (a
@@ -264,14 +273,34 @@ def test_counts_and_seeds_have_one_rule_with_an_upper_bound(capsys, argv, messag
     assert info.value.code == 2 and message in capsys.readouterr().err
 
 
-def test_seed_and_count_are_defined_once():
-    import mtmeta.cli
-    import mtmeta.cli_score
+def _typed_options(parser):
+    """(command, option, type) of every option of the parser and its subcommands that has a type."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += [(name, option, kind) for _, option, kind in _typed_options(sub)]
+        elif action.type is not None:
+            found.append((parser.prog, action.dest, action.type))
+    return found
 
-    assert mtmeta.cli._seed is mtmeta.cli_score._seed
-    assert not hasattr(mtmeta.cli, "_positive_int")  # evaluate's counts take the config's range instead
-    assert [mtmeta.cli._seed("0"), mtmeta.cli._seed(" 4294967295 "), mtmeta.cli_score._positive_int("1000000")] == [
-        0, 4294967295, 1000000]
+
+def test_argument_types_are_defined_once_with_upper_bounds():
+    """Seeds, counts, widths and probabilities have one definition each (mtmeta.app.options; they
+    were defined twice, with different rules), each with an upper bound: no option takes a bare int
+    or float, except sacrebleu's metric options, whose values the metric's parameter rules check."""
+    from mtmeta.app import options
+    from mtmeta.app.cli import build_parser
+
+    typed = [(command, option, kind) for command, option, kind in _typed_options(build_parser())
+             if not option.startswith("metric_option_")]
+    assert typed and [(c, o) for c, o, kind in typed if kind.__module__ != "mtmeta.app.options"] == []
+    assert [options.seed("0"), options.seed(" 4294967295 "), options.positive_int("1000000"),
+            options.count_or_zero("0"), options.width("16")] == [0, 4294967295, 1000000, 0, 16]
+    for kind, text in ((options.count_or_zero, "-1"), (options.count_or_zero, "1000001"), (options.width, "17"),
+                       (options.probability, "1"), (options.probability, "nan"), (options.probability, "x")):
+        with pytest.raises(argparse.ArgumentTypeError):
+            kind(text)
 
 
 def test_an_unexpected_exception_is_one_line_naming_the_stage_and_file(tmp_path, capsys, monkeypatch):
@@ -302,12 +331,12 @@ def test_an_unexpected_exception_is_one_line_naming_the_stage_and_file(tmp_path,
 
 
 def test_an_internal_error_of_another_command_names_its_file_and_cuts_a_long_text(tmp_path, capsys, monkeypatch):
-    import mtmeta.evaluate
+    import mtmeta.app.evaluate
 
     def broken(*args, **kwargs):
         raise RuntimeError("x" * 5000 + "\nsecond line")
 
-    monkeypatch.setattr(mtmeta.evaluate, "evaluate", broken)
+    monkeypatch.setattr(mtmeta.app.evaluate, "evaluate", broken)
     assert main(["evaluate", "--segment", "mine.seg.tsv", "--out", str(tmp_path / "out")]) == 1
     assert capsys.readouterr().err == (
         f"mtmeta evaluate: internal error while evaluating mine.seg.tsv: RuntimeError: {'x' * 300}... (5,000 "
@@ -321,4 +350,4 @@ def test_scoring_a_small_file_loads_neither_numba_nor_pandas(tmp_path):
     (tmp_path / "hyp.txt").write_text("The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n")
     (tmp_path / "ref.txt").write_text("The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n")
     argv = ["score", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-m", "bleu", "chrf", "ter", "-b"]
-    assert _modules_after(f"from mtmeta.cli import main\nassert main({argv!r}) == 0") & set(HEAVY) == set()
+    assert _modules_after(f"from mtmeta.app.cli import main\nassert main({argv!r}) == 0") & set(HEAVY) == set()

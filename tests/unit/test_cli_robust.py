@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mtmeta.cli import main
+from mtmeta.app.cli import main
 from mtmeta.data.judgments import read_evaluator
 from mtmeta.data.prepare import Prepared, write_prepared
 from mtmeta.data.report import Report

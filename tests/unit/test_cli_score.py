@@ -10,8 +10,8 @@ import pytest
 import sacrebleu
 import yaml
 
-from mtmeta.cli import main
-from mtmeta.config import DEFAULT_CONFIG
+from mtmeta.app.cli import main
+from mtmeta.app.config import DEFAULT_CONFIG
 
 HYP = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
 REF1 = ["The dog bit the man.", "It was not unexpected.", "The man bit him first."]
@@ -208,6 +208,13 @@ def test_a_config_definition_of_an_id_wins_as_in_the_workflow(files, capsys):
     assert json.loads(out)["score"] == round(intl, 6)
     out = score(capsys, "bleu", "--ref", "ref1.txt", "--hyp", "hyp.txt")[1]  # the study's config: 13a
     assert "|tok:13a|" in out
+
+
+def test_a_config_that_extends_the_studys_has_its_ids(files, capsys):
+    """--config FILE resolves ids as the workflow does: those of the files it extends too."""
+    (files / "mine.yaml").write_text(f"extends: {DEFAULT_CONFIG}\n")
+    code, out, _ = score(capsys, "ter-wmt", "--ref", "ref1.txt", "--hyp", "hyp.txt", "--config", "mine.yaml")
+    assert code == 0 and "|tok:tercom-0.7.25|norm:yes|" in out
 
 
 def test_a_closed_standard_input_is_an_error(files):

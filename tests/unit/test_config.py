@@ -3,7 +3,7 @@ import copy
 import pytest
 import yaml
 
-from mtmeta.config import DEFAULT_CONFIG, load_config, merge, metric_spec, metrics_of, validate_config
+from mtmeta.app.config import DEFAULT_CONFIG, load_config, merge, metric_spec, metrics_of, validate_config
 from mtmeta.errors import ConfigError
 
 
@@ -261,7 +261,7 @@ def test_what_the_workflow_would_reject_check_config_rejects_first(raw, edit, me
 
 
 def test_every_source_the_study_fetches_needs_a_sha256_of_its_origin(tmp_path):
-    from mtmeta.config import used_sources
+    from mtmeta.app.config import used_sources
 
     config = load_config()
     used = used_sources(config)
@@ -298,6 +298,6 @@ def test_nested_command_line_values_are_typed_as_in_a_config_file():
 
 
 def test_the_wmt23_assembler_reads_its_two_catalogue_sources():
-    from mtmeta.config import evalset_sources
+    from mtmeta.app.config import evalset_sources
 
     assert evalset_sources({"evalset": {"assemble": "wmt23"}}) == ["wmt23_mqm_human_evaluation", "wmt23_news_systems"]

@@ -1,4 +1,4 @@
-"""How a config file is read before the schema sees it (mtmeta.config.read_yaml, load_config): string
+"""How a config file is read before the schema sees it (mtmeta.app.config.read_yaml, load_config): string
 keys only, finite numbers, merge keys flattened, libyaml's parser, and caps on size, nesting, aliases
 and extends chains, each refused with the file, line and key in seconds."""
 
@@ -7,8 +7,8 @@ import time
 import pytest
 import yaml
 
-from mtmeta import config as config_module
-from mtmeta.config import DEFAULT_CONFIG, load_config, read_yaml, validate_config
+from mtmeta.app import config as config_module
+from mtmeta.app.config import DEFAULT_CONFIG, load_config, read_yaml, validate_config
 from mtmeta.errors import ConfigError
 
 

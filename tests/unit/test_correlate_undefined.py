@@ -1,7 +1,7 @@
 """`mtmeta correlate` on scores whose correlation is undefined: a stated reason and exit 2, never a
 printed nan; scores near the float limits correlate as their scaled values."""
 
-from mtmeta.cli import main
+from mtmeta.app.cli import main
 
 
 def test_correlate_states_why_a_correlation_is_undefined(tmp_path, capsys):

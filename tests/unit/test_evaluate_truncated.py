@@ -4,9 +4,9 @@
 import pandas as pd
 import pytest
 
-from mtmeta.config import load_config
+from mtmeta.app.config import load_config
+from mtmeta.app.evaluate import builtin_scores
 from mtmeta.errors import InputError
-from mtmeta.evaluate import builtin_scores
 from mtmeta.io import write_parquet, write_tsv
 
 

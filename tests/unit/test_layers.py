@@ -19,8 +19,7 @@ LAYERS = [
     ("metaeval", {"mtmeta.metaeval"}),
     ("parmesan", {"mtmeta.parmesan"}),
     ("paper", {"mtmeta.paper"}),
-    ("application", {"mtmeta.config", "mtmeta.evaluate", "mtmeta.cli", "mtmeta.cli_ranges", "mtmeta.cli_score",
-                     "mtmeta.cli_score_output", "mtmeta.tasks_cli", "mtmeta.__main__"}),
+    ("application", {"mtmeta.app", "mtmeta.__main__"}),
 ]
 RANK = {room: rank for rank, (_, rooms) in enumerate(LAYERS) for room in rooms}
 

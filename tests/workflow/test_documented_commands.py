@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from mtmeta.cli import build_parser
+from mtmeta.app.cli import build_parser
 
 pytestmark = pytest.mark.workflow
 REPO = Path(__file__).resolve().parents[2]

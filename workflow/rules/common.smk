@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from mtmeta import metrics as metric_registry
-from mtmeta.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
+from mtmeta.app.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
 from mtmeta.data.corpus import LANGUAGE_PAIR, target_language
 from mtmeta.data.evalset import update_manifest
 from mtmeta.data.prepare import judgment_source
@@ -329,7 +329,7 @@ def neighbour_jobs(wildcards):
 
 
 # Scoring (score.smk; parmesan.smk's scoring with paraphrased references). Rule names derived from
-# ids come from mtmeta.config (score_rule_name, paraphrased_rule_name), whose check refuses two ids
+# ids come from mtmeta.app.config (score_rule_name, paraphrased_rule_name), whose check refuses two ids
 # that give one name.
 def metric_pairs(metric_id):
     """The (dataset, lp) pairs a metric is scored on, in config order."""

@@ -264,7 +264,7 @@ if RATER_LPS:
     rule ceiling_levels:
         # Where several raters rated the same outputs: one rater against the mean of the other two
         # (seeded held-out rule, three rotations), every metric against the same two-rater means, and
-        # each metric's chance level there (mtmeta.metaeval.ceiling); for the MQM protocol table.
+        # each metric's chance level there (mtmeta.metaeval.ceiling_levels); for the MQM protocol table.
         input:
             evalsets=lambda wildcards: f"results/evalsets/{DATASETS[wildcards.dataset]['evalset']['assemble']}",
             segments=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.seg.parquet"

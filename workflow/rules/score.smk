@@ -4,7 +4,7 @@
 # per metric x pair: a scoring process spends 2-3 s starting (Python, pandas, numba's compiled
 # kernels) and up to 5 s loading the metric's resources (word vectors, WordNet, paraphrases), and
 # per pair that was a third of the scoring time. Each metric keeps a rule of its own (named by
-# mtmeta.config.score_rule_name, e.g. score_bleu, score_chrfpp) so that editing a metric's code
+# mtmeta.app.config.score_rule_name, e.g. score_bleu, score_chrfpp) so that editing a metric's code
 # reruns that metric's scores only, and `snakemake -R score_bleu` reruns one metric.
 
 

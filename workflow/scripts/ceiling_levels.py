@@ -1,6 +1,6 @@
 """Rule ceiling_levels: on a set with three raters per segment, the human ceiling (one rater against
 the mean of the other two, three rotations), every metric against the same two-rater means and its
-chance level (mtmeta.metaeval.ceiling.rater_levels), from the ratings and the study's score tables."""
+chance level (mtmeta.metaeval.ceiling_levels.rater_levels), from the ratings and the study's score tables."""
 
 import logging
 from pathlib import Path
@@ -9,7 +9,7 @@ import pandas as pd
 
 from mtmeta.io import read_tsv, write_tsv
 from mtmeta.logsetup import configure
-from mtmeta.metaeval.ceiling import ALL_STATISTICS, rater_levels
+from mtmeta.metaeval.ceiling_levels import ALL_STATISTICS, rater_levels
 from mtmeta.metrics.spec import MetricSpec
 
 

@@ -1,6 +1,6 @@
 """Rule score_<id> of an external_scores id: the user's score files as the study's score tables."""
 
-from mtmeta.evaluate import import_scores
+from mtmeta.app.evaluate import import_scores
 from mtmeta.io import write_parquet, write_tsv
 from mtmeta.logsetup import configure
 

@@ -11,7 +11,7 @@ from mtmeta.metaeval.significance import williams_table
 from mtmeta.metaeval.system_level import primary_human_score
 from mtmeta.metrics.spec import MetricSpec
 from mtmeta.paper.figures import softbleu_figure
-from mtmeta.paper.softbleu import embeddings_markdown, softbleu_markdown, softbleu_table
+from mtmeta.paper.softbleu_table import embeddings_markdown, softbleu_markdown, softbleu_table
 
 
 def williams_of(inputs, specs: list[MetricSpec]) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import pandas as pd
 from mtmeta.data.corpus import target_language
 from mtmeta.data.prepare import source_file
 from mtmeta.logsetup import configure
-from mtmeta.metrics.scoring import preload_tokens
+from mtmeta.metrics.score_tables import preload_tokens
 from mtmeta.parmesan import study
 
 

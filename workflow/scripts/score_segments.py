@@ -3,7 +3,7 @@ scores of one metric on each of its runs (dataset x language pair, or target x p
 
 from mtmeta.io import write_parquet, write_tsv
 from mtmeta.logsetup import configure
-from mtmeta.metrics.scoring import score_runs
+from mtmeta.metrics.score_tables import score_runs
 
 
 def main(snakemake):

@@ -8,7 +8,7 @@ from mtmeta.data.prepare import source_file
 from mtmeta.data.textio import GZIP_WITHOUT_TIMESTAMP
 from mtmeta.io import read_tsv, write_csv, write_tsv
 from mtmeta.logsetup import configure
-from mtmeta.metrics.scoring import preload_tokens
+from mtmeta.metrics.score_tables import preload_tokens
 from mtmeta.paper.figures import share_figure
 from mtmeta.parmesan.study import share_sweep
 

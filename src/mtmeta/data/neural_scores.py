@@ -8,7 +8,7 @@ the COMETs). A file has one column named after the metric, or, for a reference-b
 newstest2021 (two references), two columns ``<metric>_ref_A`` and ``<metric>_ref_B``. Some files end
 their lines in CRLF; that is accepted.
 
-They become mtmeta's "bring your own scores" segment table (:mod:`mtmeta.data.external`): dataset,
+They become mtmeta's "bring your own scores" segment table (:mod:`mtmeta.data.user_scores`): dataset,
 lp, system, seg_id, score.
 """
 

@@ -62,7 +62,7 @@ SYSTEM_NAMES = {
 }
 
 # The catalogue's sources of the three repositories (config/sources.yaml), by role: what a dataset
-# with `evalset: {assemble: wmt21}` needs (mtmeta.config checks that they are declared).
+# with `evalset: {assemble: wmt21}` needs (mtmeta.app.config checks that they are declared).
 SOURCES = {"google": "wmt_mqm_human_evaluation", "news": "wmt21_news_systems", "unbabel": "wmt21_en_ru_mqm"}
 
 NEWS_REFERENCES = {"en-de": ("A", "C", "D"), "zh-en": ("A",), "en-ru": ("A", "B")}

@@ -9,5 +9,6 @@
 - Paraphrase: a table in Meteor's format (gzip, three lines per entry: probability, phrase,
   paraphrase) or a MyThes thesaurus read as one (headword -> each synonym, phrases allowed).
 
-Modules: :mod:`.stemmers`, :mod:`.function_words`, :mod:`.wordnet`, :mod:`.mythes`, :mod:`.paraphrases`.
+Modules: :mod:`.stemmers` (with :mod:`.porter`, NLTK's Porter stemmer, faster), :mod:`.function_words`,
+:mod:`.wordnet`, :mod:`.mythes`, :mod:`.paraphrases`.
 """

@@ -1,4 +1,15 @@
 """Meta-evaluation: metric scores against human judgments (tables in, tables out; no files).
 
-:mod:`.system_level`, :mod:`.segment_level`, :mod:`.bootstrap`, :mod:`.significance`, :mod:`.sweeps`.
+- ``system_level``, ``segment_level``: correlations with human system scores, agreement with
+  pairwise comparisons;
+- ``bootstrap``: intervals of system-level correlations; ``significance``: Williams tables between
+  metrics; ``clusters``: mt-metrics-eval's permutation clusters beside them;
+- ``sweeps``: parameter sweeps from cached statistics; ``by_metric``: one metric on every pair, and
+  the study-wide joins;
+- ``protocols``: mt-metrics-eval's protocols, one metric on one pair; ``ceiling_levels``: the human
+  ceiling and chance levels on three-rater MQM;
+- ``tasks``, ``task_tables``: mt-metrics-eval's task sets and their tables; ``export``: metric
+  scores in mt-metrics-eval's layout;
+- ``user_metric_tables``: every table of a user's metric on one pair (``mtmeta evaluate``);
+  ``system_comparison``: confidence and paired tests between systems (``mtmeta score``).
 """

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.metrics.base import Metric
-from mtmeta.metrics.scoring import stat_columns
+from mtmeta.metrics.score_tables import stat_columns
 from mtmeta.stats.correlation import bootstrap_intervals, correlations, fisher_z_interval, resample_weights
 from mtmeta.stats.human import OFFICIAL, SCORE_COLUMNS, score_draws
 from mtmeta.stats.two_level_bootstrap import system_means

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.metrics.base import Metric
-from mtmeta.metrics.scoring import stat_columns
+from mtmeta.metrics.score_tables import stat_columns
 from mtmeta.stats import chance, system_pairs, two_level_bootstrap
 from mtmeta.stats.grouped import group_values, grouped_correlation, layout
 from mtmeta.stats.tie_calibration import calibrate_ties

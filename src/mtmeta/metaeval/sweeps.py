@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.errors import ConfigError
-from mtmeta.metrics import scoring
+from mtmeta.metrics import score_tables
 from mtmeta.stats import pairwise
 from mtmeta.stats.correlation import correlation
 from mtmeta.stats.human import system_scores
@@ -246,7 +246,7 @@ def sweep_targets(sweep: dict, inputs: dict[tuple[str, str], tuple[pd.DataFrame,
         for (dataset, lp), (seg, comparisons) in inputs.items():
             if dataset not in target["datasets"]:
                 continue
-            columns = scoring.stat_columns(seg)
+            columns = score_tables.stat_columns(seg)
             if target["statistic"] in SYSTEM_STATISTICS:
                 judged = sorted(set(comparisons["sys_a"]) | set(comparisons["sys_b"]))
                 targets.append(system_target(dataset, lp, target["statistic"], target["human_score"], seg, columns,

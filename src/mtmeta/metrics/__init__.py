@@ -1,4 +1,18 @@
-"""Metric registry: names map to classes, imported only when used (as in sacrebleu)."""
+"""Metric registry: names map to classes, imported only when used (as in sacrebleu). It reads no
+config: an id of a config's ``metric_settings`` resolves with the config the caller hands it.
+
+- ``base``: the Metric interface (statistics once, any score from them); ``params``: typed,
+  range-checked parameters; ``spec``: a configured id (MetricSpec); ``limits``: the refusal of a
+  too-long segment;
+- the metrics: ``bleu``, ``chrf``, ``ter``, ``nist``, ``wer`` (and PER), ``lepor`` (and hLEPOR),
+  ``wordmatch``, ``softbleu``, ``meteor`` (a package); ``sacrebleu_adapter``: any sacrebleu metric
+  through the interface; ``ngrams``: the clipped n-gram matches of BLEU and chrF;
+- ``score_tables``: every system of a segment table scored; ``user_metric``: a user's scores as
+  statistics;
+- compiled kernels (numba): ``kernels`` (which one a call runs), ``ngram_kernel``, ``score_kernel``,
+  ``sums_kernel``, ``ter_kernel``, ``nist_kernel``, ``lepor_kernel``, ``soft_kernel``,
+  ``assign_kernel``.
+"""
 
 from __future__ import annotations
 
@@ -27,11 +41,6 @@ METRICS: dict[str, str] = {
 }
 
 
-# The study's config file, where its named metric variants (metric_settings: ter-wmt, meteor-basic ...)
-# are declared; the same file as mtmeta.config.DEFAULT_CONFIG (a known coupling, docs/architecture.md).
-STUDY_CONFIG = Path(__file__).resolve().parents[3] / "config" / "config.yaml"
-
-
 class UnknownMetricError(ConfigError, KeyError):
     """A name that is neither a registered metric nor a configured id (a KeyError too, as before)."""
 
@@ -50,20 +59,15 @@ def metric_class(name: str) -> type[Metric]:
     return getattr(importlib.import_module(module), cls)
 
 
-def metric_settings(config=None) -> dict[str, dict]:
+def metric_settings(config=None, where: str = "config") -> dict[str, dict]:
     """Configured metric ids: ``{id: {"metric": registry name, "params": {...}}}``.
 
-    ``config`` is a loaded config (``mtmeta.config.load_config``'s result, validated), a config file
-    (its ``metric_settings`` key only is read here), or None for the study's own file (none if it is
-    absent, as in an installed wheel)."""
-    if isinstance(config, dict):
-        settings = config.get("metric_settings") or {}
-        where = "config"
-    else:
-        path = Path(config) if config is not None else STUDY_CONFIG
-        if config is None and not path.is_file():
-            return {}
-        settings, where = _read_metric_settings(path), str(path)
+    ``config`` is a config mapping whose ``metric_settings`` key is read (``mtmeta.app.config.load_config``'s
+    result, or that key as the application read it from a file), or None: no configured ids. The
+    registry reads no file; ``where`` names the config in messages."""
+    settings = (config or {}).get("metric_settings") or {}
+    if not isinstance(settings, dict):
+        raise ConfigError(f"{where}: metric_settings: expected a mapping of metric ids")
     for metric_id, entry in settings.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("metric"), str):
             raise ConfigError(f"{where}: metric_settings.{metric_id}: expected {{metric: NAME, params: {{...}}}}")
@@ -83,32 +87,15 @@ def check_setting_id(metric_id: str, registry_name: str, where: str) -> None:
                           f"another id for a variant of {registry_name} (e.g. {registry_name}-{metric_id})")
 
 
-def _read_metric_settings(path: Path) -> dict:
-    import yaml
-
-    if not path.is_file():
-        raise ConfigError(f"config file {path} not found" if not path.exists() else f"config file {path} is not a file")
-    try:
-        # libyaml's parser where it is installed (the same values, ten times faster than the Python one)
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
-    settings = data.get("metric_settings") or {}
-    if not isinstance(settings, dict):
-        raise ConfigError(f"{path}: metric_settings: expected a mapping of metric ids")
-    return settings
-
-
-def resolve(metric_id: str, config=None) -> tuple[str, dict]:
+def resolve(metric_id: str, config=None, where: str | None = None) -> tuple[str, dict]:
     """The registry name and parameters of ``metric_id``, as the workflow reads them: an id that the
     config's ``metric_settings`` defines is that definition (even where it reuses a registry name, as
     ``bleu: {metric: bleu, params: {tokenize: intl}}`` does); any other id must be a registry name.
-    With ``config`` None, a registry name is itself and the study's config is read only for other ids."""
+    ``config`` is as :func:`metric_settings` takes it; with None, only registry names resolve, each to
+    itself. ``where`` names the config in messages (a file name; default "the config")."""
     if config is None and metric_id in METRICS:
         return metric_id, {}
-    settings = metric_settings(config)
+    settings = metric_settings(config, where or "config")
     if metric_id in settings:
         entry = settings[metric_id]
         if entry["metric"] not in METRICS:
@@ -118,10 +105,11 @@ def resolve(metric_id: str, config=None) -> tuple[str, dict]:
         return metric_id, {}
     from mtmeta.metrics.params import did_you_mean
 
-    where = "the config" if isinstance(config, dict) else str(config if config is not None else STUDY_CONFIG)
+    configured = (f"ids configured in {where or 'the config'}: {', '.join(sorted(settings)) or 'none'}"
+                  if config is not None else "no config given, so no configured ids")
     raise UnknownMetricError(
         f"unknown metric {metric_id!r}{did_you_mean(metric_id, {**METRICS, **settings})} (registered metrics: "
-        f"{', '.join(sorted(METRICS))}; ids configured in {where}: {', '.join(sorted(settings)) or 'none'})")
+        f"{', '.join(sorted(METRICS))}; {configured})")
 
 
 def code_files(name: str) -> list[str]:
@@ -202,9 +190,9 @@ def get_for_dataset(name: str, lang: str, params: dict, tokenized: bool = False,
 
 def get(name: str, config=None, **params) -> Metric:
     """The metric ``name`` with ``params``, each checked against the parameter's declared type and range
-    (:mod:`mtmeta.metrics.params`). ``name`` is a registered metric or an id of config's
-    ``metric_settings`` (``get("ter-wmt")``: the study's tercom-style TER), whose parameters ``params``
-    override; ``config`` says which config defines the ids (:func:`resolve`)."""
+    (:mod:`mtmeta.metrics.params`). ``name`` is a registered metric or an id of ``config``'s
+    ``metric_settings`` (``get("ter-wmt", config=load_config())``: the study's tercom-style TER), whose
+    parameters ``params`` override (:func:`resolve`)."""
     from mtmeta.metrics.params import check_params
 
     registry_name, configured = resolve(name, config)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mtmeta.metrics.base import Metric
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.metrics.user_metric import ExternalScores
 
 
 @dataclass(frozen=True)

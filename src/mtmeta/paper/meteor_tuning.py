@@ -110,7 +110,7 @@ TITLES = {
 def accuracy_at(metric, seg: pd.DataFrame, comparisons: pd.DataFrame, **setting) -> float:
     """Three-way accuracy with the cached statistics re-scored at one setting."""
     from mtmeta.metaeval.segment_level import pairwise_deltas
-    from mtmeta.metrics.scoring import stat_columns
+    from mtmeta.metrics.score_tables import stat_columns
     from mtmeta.stats.pairwise import three_way_accuracy
 
     scored = seg.assign(score=metric.rescore(seg[stat_columns(seg)].to_numpy(dtype=float), **setting))

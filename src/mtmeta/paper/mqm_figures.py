@@ -19,7 +19,7 @@ from mtmeta.paper.figures import (
     top_title,
     wrapped,
 )
-from mtmeta.paper.mqm import MIN_ITEMS
+from mtmeta.paper.mqm_tables import MIN_ITEMS
 
 # One colour per significance cluster (Okabe-Ito, colour-blind safe), repeating after the sixth.
 CLUSTER_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"]

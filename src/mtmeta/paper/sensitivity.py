@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.metrics.base import Metric
-from mtmeta.metrics.scoring import stat_columns
+from mtmeta.metrics.score_tables import stat_columns
 from mtmeta.stats.correlation import correlations
 from mtmeta.stats.human import pairwise_counts, system_scores
 

@@ -343,7 +343,7 @@ class SharedParaphrasing:
 
 class SystemScorer:
     """System scores of one metric on segment tables that differ in their references only (each
-    system against its own), as :func:`mtmeta.metrics.scoring.score_segments` gives them with
+    system against its own), as :func:`mtmeta.metrics.score_tables.score_segments` gives them with
     ``own_references``: statistics are per segment, so each (row, reference) pair's are computed
     once, by the first table that has it, and a system's corpus score comes from its rows' in
     segment order."""

@@ -34,7 +34,7 @@ from functools import cache, lru_cache
 import numpy as np
 from scipy import special
 
-from mtmeta.stats.limits import check_allocation, pairs_of
+from mtmeta.stats.memory_limit import check_allocation, pairs_of
 
 KENDALL_VARIANT = "tau-b"
 EXACT_SPEARMAN_MAX_N = 9

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mtmeta.stats.limits import check_allocation
+from mtmeta.stats.memory_limit import check_allocation
 
 SCORE_COLUMNS = ["gt_others", "ge_others", "expected_wins"]
 # A human score read, not computed: the official system-level score of a WMT year (e.g. WMT14's

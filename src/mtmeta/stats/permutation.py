@@ -50,7 +50,7 @@ from mtmeta.stats.grouped import (
     pearson_rows,
 )
 from mtmeta.stats.kendall_counts import grouped_counts
-from mtmeta.stats.limits import check_allocation, pairs_of
+from mtmeta.stats.memory_limit import check_allocation, pairs_of
 from mtmeta.stats.system_pairs import (
     pairwise_accuracy,
     pairwise_p_values,

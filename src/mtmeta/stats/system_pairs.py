@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from mtmeta.stats.grouped import grouped_correlation
-from mtmeta.stats.limits import check_allocation, pairs_of
+from mtmeta.stats.memory_limit import check_allocation, pairs_of
 
 DEFAULT_PERMUTATIONS = 1000
 DEFAULT_SEED = 4

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtmeta.stats import correlation
-from mtmeta.stats.limits import check_allocation, pairs_of
+from mtmeta.stats.memory_limit import check_allocation, pairs_of
 
 METHODS = ("systems", "segments", "both")
 STATISTICS = ("pearson", "spearman", "kendall", "accuracy")

@@ -10,12 +10,12 @@ import pytest
 from test_evalset import tiny  # this directory is on sys.path (no __init__.py)
 
 from mtmeta import io
+from mtmeta.app.evaluate import check_output_directory
 from mtmeta.data import textio
 from mtmeta.data.corpus import LANGUAGE_PAIR, split_lp, target_language
 from mtmeta.data.evalset import manifest, read_evalset, update_manifest, write_evalset, write_metric_scores
 from mtmeta.data.tables import read_table
 from mtmeta.errors import InputError, OutputError
-from mtmeta.evaluate import check_output_directory
 
 SYS = pd.DataFrame({"system": ["NA", "sys-2"], "score": [0.5, 0.25]})
 
@@ -202,7 +202,7 @@ def test_locale_pairs_as_mt_metrics_eval_names_them(tmp_path):
 
 
 def test_check_config_accepts_a_locale_pair(tmp_path):
-    from mtmeta.config import load_config
+    from mtmeta.app.config import load_config
 
     path = tmp_path / "c.yaml"
     # chrF, since BLEU's default tokeniser for Korean (ko-mecab) needs packages that check-config asks for
@@ -224,7 +224,7 @@ def test_a_huge_header_is_not_echoed_whole(tmp_path):
 
 
 def test_the_score_command_names_a_lone_carriage_return(tmp_path, capsys):
-    from mtmeta.cli import main
+    from mtmeta.app.cli import main
 
     ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
     for path in (ref, hyp):  # sacrebleu scores 3 segments from these files, and 4 from hyp.txt on stdin

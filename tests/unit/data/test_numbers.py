@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from mtmeta.data import numbers
-from mtmeta.data.external import read_score_file as read_user_scores
 from mtmeta.data.mqm import read_avg_seg_scores
 from mtmeta.data.mtme_scores import read_score_file
 from mtmeta.data.tables import read_table
 from mtmeta.data.textio import parse_int
+from mtmeta.data.user_scores import read_score_file as read_user_scores
 from mtmeta.errors import InputError
 
 DIGIT_GROUPS = "(digit-group separators such as '_' are not read)"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mtmeta.data.external import PairData, check_against, read_score_file
+from mtmeta.data.user_scores import PairData, check_against, read_score_file
 from mtmeta.errors import InputError
 
 PAIRS = {("wmt12", "en-cs"): PairData(("sysA", "sysB"), (1, 2, 3))}

@@ -22,8 +22,8 @@ def test_join_sorts_pieces_into_the_study_order_keeping_rows_of_one_key_together
 
 def _pair(dataset, systems, human, comparisons, n_segments=4):
     """A toy pair: each system's segment scores of a user's metric (statistics: score and count)."""
-    from mtmeta.metaeval.external import segment_table, system_table
-    from mtmeta.metrics.external import ExternalScores
+    from mtmeta.metaeval.user_metric_tables import segment_table, system_table
+    from mtmeta.metrics.user_metric import ExternalScores
 
     metric = ExternalScores("toy")
     rows = pd.DataFrame([{"system": s, "seg_id": k + 1, "score": score}

@@ -8,7 +8,7 @@ import pytest
 
 from mtmeta.data.evalset import EvalSet
 from mtmeta.data.wmt23 import SxsSet, rating_array
-from mtmeta.metaeval import ceiling
+from mtmeta.metaeval import ceiling_levels
 from mtmeta.metrics import get
 from mtmeta.stats import chance
 from mtmeta.stats.ceiling import human_ceiling, rotations
@@ -38,13 +38,13 @@ def small_set():
 
 def test_levels_put_human_metric_chance_and_floor_side_by_side():
     sxs = small_set()
-    metrics = {"chrf": ceiling.metric_scores(sxs, get("chrf"))}
-    table = ceiling.levels(sxs, metrics, seed=5, draws=30)
-    assert list(table["statistic"].unique()) == list(ceiling.STATISTICS)
+    metrics = {"chrf": ceiling_levels.metric_scores(sxs, get("chrf"))}
+    table = ceiling_levels.levels(sxs, metrics, seed=5, draws=30)
+    assert list(table["statistic"].unique()) == list(ceiling_levels.STATISTICS)
     row = table.set_index(["statistic", "level"])
     _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
-    direct = human_ceiling(ratings, ceiling.statistic("system_accuracy"), metrics["chrf"][0].loc[SYSTEMS].to_numpy(),
-                           seed=5)
+    direct = human_ceiling(ratings, ceiling_levels.statistic("system_accuracy"),
+                           metrics["chrf"][0].loc[SYSTEMS].to_numpy(), seed=5)
     assert row.loc[("system_accuracy", "human"), "value"] == pytest.approx(direct.human)
     assert row.loc[("system_accuracy", "metric"), "value"] == pytest.approx(direct.metric)
     assert row.loc[("system_accuracy", "metric"), "value"] == 1.0  # chrF orders A > B > C > D like the raters
@@ -57,32 +57,32 @@ def test_levels_put_human_metric_chance_and_floor_side_by_side():
 
 def test_system_accuracy_is_pairwise_accuracy_of_the_means():
     gold = np.array([[1.0, 2.0], [0.0, 0.0], [3.0, 3.0]])
-    assert ceiling.statistic("system_accuracy")(gold, np.array([0.5, 0.1, 0.9])) == pairwise_accuracy(
+    assert ceiling_levels.statistic("system_accuracy")(gold, np.array([0.5, 0.1, 0.9])) == pairwise_accuracy(
         [1.5, 0.0, 3.0], [0.5, 0.1, 0.9]) == 1.0
 
 
 def test_slot_agreement_names_three_pairs():
-    table = ceiling.slot_agreement(small_set())
+    table = ceiling_levels.slot_agreement(small_set())
     assert list(itertools.zip_longest(table["slot_a"], table["slot_b"])) == [(1, 2), (1, 3), (2, 3)]
 
 
 def test_unknown_statistic_is_named():
     with pytest.raises(ValueError, match="unknown statistic 'segment_tau'; known: system_pearson, system_accuracy"):
-        ceiling.statistic("segment_tau")
+        ceiling_levels.statistic("segment_tau")
 
 
 def test_rater_levels_from_tables_with_the_protocol_tables_statistics():
     sxs = small_set()
-    metrics = {"chrf": ceiling.metric_scores(sxs, get("chrf"))}
-    table = ceiling.rater_levels("en-de", sxs.raters, SYSTEMS, list(range(1, 6)), metrics, seed=5, draws=10,
-                                 statistics=ceiling.ALL_STATISTICS)
-    assert list(table["statistic"].unique()) == list(ceiling.ALL_STATISTICS)
+    metrics = {"chrf": ceiling_levels.metric_scores(sxs, get("chrf"))}
+    table = ceiling_levels.rater_levels("en-de", sxs.raters, SYSTEMS, list(range(1, 6)), metrics, seed=5, draws=10,
+                                 statistics=ceiling_levels.ALL_STATISTICS)
+    assert list(table["statistic"].unique()) == list(ceiling_levels.ALL_STATISTICS)
     row = table.set_index(["statistic", "level"])
     _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
     for name in ("system_pearson", "segment_kendall"):
         metric = metrics["chrf"][0].loc[SYSTEMS].to_numpy() if name.startswith("system") else \
             metrics["chrf"][1].loc[SYSTEMS].to_numpy()
-        direct = human_ceiling(ratings, ceiling.statistic(name), metric, seed=5)
+        direct = human_ceiling(ratings, ceiling_levels.statistic(name), metric, seed=5)
         assert row.loc[(name, "human"), "value"] == pytest.approx(direct.human)
         assert row.loc[(name, "metric"), "value"] == pytest.approx(direct.metric)
         assert row.loc[(name, "chance"), "value"] == 0.0
@@ -93,8 +93,8 @@ def test_each_rotation_permutes_with_its_own_seed():
     only if they do not share their permutations (rotation r uses seed + r)."""
     sxs = small_set()
     _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
-    grid = ceiling.metric_scores(sxs, get("chrf"))[1].loc[SYSTEMS].to_numpy()
-    result = ceiling._chance("segment_acc_eq", ratings, grid, 5, 10)
+    grid = ceiling_levels.metric_scores(sxs, get("chrf"))[1].loc[SYSTEMS].to_numpy()
+    result = ceiling_levels._chance("segment_acc_eq", ratings, grid, 5, 10)
     estimates = [chance.permutation_level(gold, grid, chance.CALIBRATED, average_by="item", draws=10, seed=5 + r)
                  for r, (_, gold) in enumerate(rotations(ratings, seed=5))]
     assert result["value"] == pytest.approx(np.mean([e.value for e in estimates]))

@@ -8,11 +8,11 @@ import pytest
 
 from mtmeta.metaeval.by_metric import PairInputs, evaluate_metric
 from mtmeta.metaeval.clusters import PairMetrics, oriented, pair_clusters
-from mtmeta.metaeval.external import segment_table, system_table
 from mtmeta.metaeval.significance import metric_pearsons, ranks_table, williams_table
 from mtmeta.metaeval.system_level import primary_human_score
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.metaeval.user_metric_tables import segment_table, system_table
 from mtmeta.metrics.spec import MetricSpec
+from mtmeta.metrics.user_metric import ExternalScores
 from mtmeta.stats.human import system_scores
 
 SYSTEMS = ["s1", "s2", "s3", "s4", "s5"]

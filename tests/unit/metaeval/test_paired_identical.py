@@ -5,7 +5,7 @@ import pytest
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from mtmeta.metaeval.paired import compare_systems
+from mtmeta.metaeval.system_comparison import compare_systems
 from mtmeta.metrics import get
 from mtmeta.stats import paired
 

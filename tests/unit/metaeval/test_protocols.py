@@ -8,9 +8,9 @@ import pytest
 
 from mtmeta.metaeval.clusters import PairMetrics, oriented, pair_clusters
 from mtmeta.metaeval.export import export_metric
-from mtmeta.metaeval.external import segment_table, system_table
 from mtmeta.metaeval.protocols import PairScores, category_rows, protocol_rows
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.metaeval.user_metric_tables import segment_table, system_table
+from mtmeta.metrics.user_metric import ExternalScores
 from mtmeta.stats import chance
 
 # Four MT systems and one human translation (refB) x three segments; MQM is 0 or negative.

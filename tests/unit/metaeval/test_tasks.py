@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import scipy.stats
 
-from mtmeta.cli import main
+from mtmeta.app.cli import main
 from mtmeta.data.evalset import EvalSet, write_evalset, write_metric_scores
 from mtmeta.errors import InputError
 from mtmeta.metaeval.task_tables import metrics_table
@@ -229,8 +229,8 @@ def test_an_undefined_average_sorts_last():
 
 def test_a_users_scores_are_read_by_the_checked_reader(tmp_path):
     """--scores files go through data.tables.read_table (one number parser), and a score must be finite."""
+    from mtmeta.app.tasks_cli import read_user_scores
     from mtmeta.errors import InputError
-    from mtmeta.tasks_cli import read_user_scores
 
     path = tmp_path / "mine.tsv"
     path.write_text("lp\tsystem\tscore\nen-de\tA\t1\nen-de\tB\tinf\n")

@@ -1,4 +1,4 @@
-"""A user's metric through the meta-evaluation (mtmeta.metaeval.external) on a small synthetic pair:
+"""A user's metric through the meta-evaluation (mtmeta.metaeval.user_metric_tables) on a small synthetic pair:
 its numbers are checked against scipy and against the same scores given as a built-in metric."""
 
 import itertools
@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mtmeta.metaeval.external import evaluate_pair, segment_table, system_table
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.metaeval.user_metric_tables import evaluate_pair, segment_table, system_table
+from mtmeta.metrics.user_metric import ExternalScores
 from mtmeta.stats.human import system_scores
 
 SYSTEMS = ["s1", "s2", "s3", "s4", "s5"]

@@ -4,9 +4,9 @@ resampled as the built-in metrics are (segment-level human scores of an mt-metri
 import numpy as np
 import pandas as pd
 
-from mtmeta.cli import _evaluation_text
-from mtmeta.metaeval.external import evaluate_pair, segment_table, system_table
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.app.cli import _evaluation_text
+from mtmeta.metaeval.user_metric_tables import evaluate_pair, segment_table, system_table
+from mtmeta.metrics.user_metric import ExternalScores
 from mtmeta.stats.human import system_scores
 
 SYSTEMS = ["s1", "s2", "s3", "s4", "s5"]

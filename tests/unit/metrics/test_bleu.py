@@ -6,7 +6,7 @@ import sacrebleu
 
 from mtmeta import metrics
 from mtmeta.errors import ConfigError
-from mtmeta.metrics.scoring import score_segments
+from mtmeta.metrics.score_tables import score_segments
 
 HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
 REFS = [

@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from mtmeta.config import DEFAULT_CONFIG, merge, validate_config
+from mtmeta.app.config import DEFAULT_CONFIG, merge, validate_config
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import get, metric_class
 from mtmeta.metrics.params import check_params, declared_params
@@ -173,7 +173,7 @@ def test_numbers_past_their_bound_are_refused_at_once(name, params, message):
 
 
 def test_the_bounds_apply_to_config_and_score_set(tmp_path, capsys, monkeypatch):
-    from mtmeta.cli import main
+    from mtmeta.app.cli import main
 
     raw = _default_config()
     raw["metric_settings"]["nist-long"] = {"metric": "nist", "params": {"max_ngram_order": 10_000}}

@@ -9,7 +9,7 @@ import sacrebleu
 import yaml
 from sacrebleu.metrics.helpers import extract_all_char_ngrams
 
-from mtmeta.config import DEFAULT_CONFIG
+from mtmeta.app.config_file import DEFAULT_CONFIG, read_metric_settings
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import get, resolve
 from mtmeta.metrics.base import short_signature
@@ -18,6 +18,7 @@ from mtmeta.metrics.base import short_signature
 HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
 REFS = [["The dog bit the man.", "It was not unexpected.", "The man bit him first."],
         ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."]]
+STUDY = read_metric_settings(DEFAULT_CONFIG)  # the study's ids (ter-wmt ...), as the application hands them down
 
 
 @pytest.mark.parametrize("params", [{}, {"smooth_method": "floor"}, {"smooth_method": "add-k", "smooth_value": 0.5},
@@ -88,7 +89,7 @@ def test_chrf_precision_is_none_for_an_order_without_ngrams():
 
 def test_ter_details_are_edits_and_reference_length():
     for name, theirs in (("ter", sacrebleu.TER()), ("ter-wmt", sacrebleu.TER(normalized=True))):
-        ours = get(name).corpus_score(HYPS, REFS)
+        ours = get(name, config=STUDY).corpus_score(HYPS, REFS)
         expected = theirs.corpus_score(HYPS, REFS)
         assert ours.score == pytest.approx(expected.score, abs=1e-12)
         assert (ours.num_edits, ours.ref_length) == (expected.num_edits, expected.ref_length)
@@ -97,31 +98,51 @@ def test_ter_details_are_edits_and_reference_length():
 
 def test_get_takes_config_ids_with_the_studys_parameters():
     settings = yaml.safe_load(DEFAULT_CONFIG.read_text())["metric_settings"]["ter-wmt"]
-    assert resolve("ter-wmt") == (settings["metric"], settings["params"])
-    configured, spelt_out = get("ter-wmt"), get("ter", normalized=True, tokenizer="tercom")
+    assert resolve("ter-wmt", STUDY) == (settings["metric"], settings["params"])
+    configured, spelt_out = get("ter-wmt", config=STUDY), get("ter", normalized=True, tokenizer="tercom")
     assert configured.stats(HYPS, REFS).tolist() == spelt_out.stats(HYPS, REFS).tolist()
     assert configured.signature() == spelt_out.signature() and "tok:tercom-0.7.25|norm:yes" in configured.signature()
-    assert "norm:no" in get("ter-wmt", normalized=False).corpus_score(HYPS, REFS).signature  # params override
+    assert "norm:no" in get("ter-wmt", config=STUDY, normalized=False).corpus_score(HYPS, REFS).signature  # override
 
 
-def test_get_reads_a_given_configs_definition_first(tmp_path):
-    config = tmp_path / "mine.yaml"
-    config.write_text("metric_settings:\n  bleu: {metric: bleu, params: {tokenize: intl}}\n"
-                      "  loud: {metric: bleu, params: {lowercase: true}}\n")
+def test_the_registry_reads_no_config_of_its_own():
+    """The application hands the settings down; without them only registered names resolve."""
+    assert resolve("ter") == ("ter", {})
+    with pytest.raises(ConfigError, match="unknown metric 'ter-wmt'.*registered metrics: .*; no config given, so no "
+                                          "configured ids"):
+        get("ter-wmt")
+
+
+def test_get_reads_a_given_configs_definition_first():
+    config = {"metric_settings": {"bleu": {"metric": "bleu", "params": {"tokenize": "intl"}},
+                                  "loud": {"metric": "bleu", "params": {"lowercase": True}}}}
     assert get("bleu", config=config).corpus_score(HYPS, REFS).score == pytest.approx(
         sacrebleu.corpus_bleu(HYPS, REFS, tokenize="intl").score, abs=1e-12)
     assert get("bleu").corpus_score(HYPS, REFS).score == pytest.approx(48.530827009929865, abs=1e-12)
-    assert "case:lc" in get("loud", config=str(config)).corpus_score(HYPS, REFS).signature
-    with pytest.raises(KeyError, match="unknown metric 'ter-wmt'.*ids configured in .*mine.yaml: bleu, loud"):
+    assert "case:lc" in get("loud", config=config).corpus_score(HYPS, REFS).signature
+    with pytest.raises(KeyError, match="unknown metric 'ter-wmt'.*ids configured in the config: bleu, loud"):
         get("ter-wmt", config=config)  # that config does not define it
-    with pytest.raises(ConfigError, match="config file .*missing.yaml not found"):
-        get("bleu", config=tmp_path / "missing.yaml")
-    config.write_text("metric_settings:\n  odd: {metric: blue}\n")
     with pytest.raises(ConfigError, match="unknown metric 'blue'; did you mean 'bleu'"):
-        get("odd", config=config)
+        get("odd", config={"metric_settings": {"odd": {"metric": "blue"}}})
+
+
+def test_a_config_files_settings_are_named_by_the_file(tmp_path):
+    """mtmeta score reads a config file's metric_settings (app.config_file) and names the file in
+    the registry's messages."""
+    config = tmp_path / "mine.yaml"
+    config.write_text("metric_settings:\n  bleu: {metric: bleu, params: {tokenize: intl}}\n"
+                      "  loud: {metric: bleu, params: {lowercase: true}}\n")
+    assert resolve("loud", read_metric_settings(config), where=str(config)) == ("bleu", {"lowercase": True})
+    with pytest.raises(KeyError, match="unknown metric 'ter-wmt'.*ids configured in .*mine.yaml: bleu, loud"):
+        resolve("ter-wmt", read_metric_settings(config), where=str(config))
+    with pytest.raises(ConfigError, match="config file .*missing.yaml not found"):
+        read_metric_settings(tmp_path / "missing.yaml")
     config.write_text("metric_settings:\n  odd: bleu\n")
-    with pytest.raises(ConfigError, match="metric_settings.odd: expected \\{metric: NAME"):
-        get("odd", config=config)
+    with pytest.raises(ConfigError, match="mine.yaml: metric_settings.odd: expected \\{metric: NAME"):
+        resolve("odd", read_metric_settings(config), where=str(config))
+    config.write_text("metric_settings: [bleu]\n")
+    with pytest.raises(ConfigError, match="mine.yaml: metric_settings: expected a mapping of metric ids"):
+        resolve("bleu", read_metric_settings(config), where=str(config))
 
 
 def test_a_misspelt_metric_gets_a_suggestion():
@@ -129,12 +150,12 @@ def test_a_misspelt_metric_gets_a_suggestion():
         get("blue")
     assert isinstance(info.value, KeyError) and not str(info.value).startswith('"')  # a message, not a repr
     with pytest.raises(KeyError, match="unknown metric 'ter-wnt'; did you mean 'ter-wmt'"):
-        get("ter-wnt")
+        get("ter-wnt", config=STUDY)
 
 
 @pytest.mark.parametrize("name", ["bleu", "chrf", "chrf++", "ter", "ter-wmt", "wer", "nist"])
 def test_segment_and_corpus_signatures_share_one_format(name):
-    metric = get(name)
+    metric = get(name, config=STUDY)
     metric.stats(HYPS, REFS)
     corpus, segment = metric.signature(), metric.segment_signature()
     # the same fields in the same order; only BLEU's effective order differs (sentence BLEU's)

@@ -105,7 +105,7 @@ def ranking_inputs():
 
 
 def test_mqm_ranking_compares_sets_on_one_x_range_with_intervals_everywhere():
-    from mtmeta.paper.mqm import ranking_panels
+    from mtmeta.paper.mqm_tables import ranking_panels
 
     panels = ranking_panels(*ranking_inputs())
     assert [p["title"] for p in panels] == ["global pairwise accuracy with MQM, all MQM sets",
@@ -213,7 +213,7 @@ def test_system_level_markdown_is_one_small_table_per_dataset():
 
 
 def test_human_translations_figure_draws_each_values_interval():
-    from mtmeta.paper import mqm
+    from mtmeta.paper import mqm_tables
 
     protocols = pd.DataFrame([
         {"dataset": "ted", "lp": "zh-en", "metric": m, "human_score": "mqm", "level": "system", "statistic": "pearson",
@@ -221,7 +221,7 @@ def test_human_translations_figure_draws_each_values_interval():
          "high": v + 0.05, "n_systems": 13}
         for m, h, v in [("bleu", "excluded", 0.33), ("bleu", "included", 0.78), ("chrf", "excluded", 0.5),
                         ("chrf", "included", 0.6)]])
-    table = mqm.human_translations_table(protocols, {("ted", "zh-en"): {"human_scores": ["mqm"],
+    table = mqm_tables.human_translations_table(protocols, {("ted", "zh-en"): {"human_scores": ["mqm"],
                                                                         "human_translations": ["refA"]}})
     bleu = table.set_index("metric").loc["bleu"]
     assert (bleu["excluded_low"], bleu["excluded_high"], bleu["included_low"], bleu["included_high"]) == \
@@ -246,7 +246,7 @@ def test_wrapped_keeps_a_comparison_with_its_word_and_breaks_a_signature_after_a
 
 
 def test_mqm_protocols_markdown_gives_the_global_accuracy_its_interval():
-    from mtmeta.paper.mqm import protocols_markdown
+    from mtmeta.paper.mqm_tables import protocols_markdown
 
     _, _, global_accuracy = ranking_inputs()
     markdown = protocols_markdown(pd.DataFrame(columns=["dataset", "lp"]), global_accuracy.assign(lp="a+b"))

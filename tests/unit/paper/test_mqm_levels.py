@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from mtmeta.paper import mqm
+from mtmeta.paper import mqm_tables
 
 
 def _protocols():
@@ -38,8 +38,8 @@ def _ceilings():
 def test_chance_columns_floor_and_the_two_rater_rows():
     summaries = {("sxs", "zh-en"): {"human_scores": ["mqm"], "reference": "refA"}}
     clusters = pd.DataFrame(columns=["dataset", "lp", "metric", "level", "statistic", "rank"])
-    table = mqm.protocols_table(_protocols(), clusters, summaries, _ceilings())
-    assert list(table["gold"]) == ["mqm", mqm.TWO_RATERS, "mqm", mqm.TWO_RATERS]
+    table = mqm_tables.protocols_table(_protocols(), clusters, summaries, _ceilings())
+    assert list(table["gold"]) == ["mqm", mqm_tables.TWO_RATERS, "mqm", mqm_tables.TWO_RATERS]
     bleu, bleu_two = table.iloc[0], table.iloc[1]
     assert (bleu["sys_accuracy_chance"], bleu["seg_acc_eq_chance"], bleu["seg_acc_eq_floor"]) == (0.5, 0.47, 0.477)
     assert math.isnan(bleu.get("sys_accuracy_human", math.nan))
@@ -48,7 +48,7 @@ def test_chance_columns_floor_and_the_two_rater_rows():
     assert bleu_two["sys_accuracy_share"] == pytest.approx((0.8 - 0.5) / (0.95 - 0.5))
     assert bleu_two["seg_acc_eq_share"] == pytest.approx((0.50 - 0.44) / (0.60 - 0.44))
     assert (bleu_two["seg_acc_eq_chance_se"], bleu_two["seg_acc_eq_floor"]) == (0.003, 0.45)
-    text = mqm.protocols_markdown(table, None)
+    text = mqm_tables.protocols_markdown(table, None)
     # BLEU's acc_eq sits on the every-pair-tied floor (within 0.001), chrF's does not.
     assert "| bleu | 0.800 [0.000] | n/a | 0.750 [0.500] | n/a | n/a | 0.477 [0.470 ± 0.002] floor 0.477 |" in text
     assert "0.550 [0.470 ± 0.002] |" in text
@@ -57,6 +57,6 @@ def test_chance_columns_floor_and_the_two_rater_rows():
 
 
 def test_headroom_share_needs_a_human_above_chance():
-    assert mqm.headroom_share(0.7, 0.5, 0.9) == pytest.approx(0.5)
-    assert math.isnan(mqm.headroom_share(0.7, 0.5, 0.5))
-    assert math.isnan(mqm.headroom_share(math.nan, 0.5, 0.9))
+    assert mqm_tables.headroom_share(0.7, 0.5, 0.9) == pytest.approx(0.5)
+    assert math.isnan(mqm_tables.headroom_share(0.7, 0.5, 0.5))
+    assert math.isnan(mqm_tables.headroom_share(math.nan, 0.5, 0.9))

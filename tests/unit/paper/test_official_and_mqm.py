@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from mtmeta.paper import mqm, official
+from mtmeta.paper import mqm_tables, official
 from mtmeta.paper.ledger import ledger_table
 
 HUMAN = pd.Series({"a": 0.9, "b": 0.7, "c": 0.5, "d": 0.3})
@@ -59,21 +59,21 @@ def test_eras_and_human_translation_tables():
         for m, v in [("bleu", 0.83), ("chrf", 0.85)]])
     ranks = pd.DataFrame({"dataset": ["wmt12", "wmt12", "ted", "ted"], "lp": ["en-de", "en-de", "en-ru", "en-ru"],
                           "metric": ["bleu", "chrf", "bleu", "chrf"], "rank": [2, 1, 1, 1]})
-    eras = mqm.eras_table(system_level, ranks, {"ted"}).set_index(["metric", "era"])
+    eras = mqm_tables.eras_table(system_level, ranks, {"ted"}).set_index(["metric", "era"])
     assert eras.loc[("bleu", "2012-14 rankings"), "top_group_share"] == 0.0
     assert eras.loc[("bleu", "MQM (WMT21)"), "top_group_share"] == 1.0
     assert eras.loc[("chrf", "2012-14 rankings"), "mean_pearson"] == pytest.approx(0.7)
-    assert "chrf" in mqm.eras_markdown(eras.reset_index())
+    assert "chrf" in mqm_tables.eras_markdown(eras.reset_index())
     protocols = pd.DataFrame([
         {"dataset": "ted", "lp": "zh-en", "metric": "bleu", "human_score": "mqm", "level": "system",
          "statistic": s, "grouping": "none", "human_translations": h, "aggregation": "corpus", "value": v,
          "n_systems": 13}
         for s, h, v in [("pearson", "excluded", 0.33), ("pearson", "included", 0.78), ("accuracy", "excluded", 0.6)]])
     summaries = {("ted", "zh-en"): {"human_scores": ["mqm"], "human_translations": ["refA"]}}
-    translations = mqm.human_translations_table(protocols, summaries)
+    translations = mqm_tables.human_translations_table(protocols, summaries)
     assert len(translations) == 1 and translations.iloc[0]["change"] == pytest.approx(0.45)
     assert translations.iloc[0]["human_translations"] == "refA"
-    assert math.isnan(mqm.protocols_table(protocols, pd.DataFrame(columns=[
+    assert math.isnan(mqm_tables.protocols_table(protocols, pd.DataFrame(columns=[
         "dataset", "lp", "metric", "level", "statistic", "rank"]), summaries).iloc[0]["seg_acc_eq"])
 
 
@@ -86,10 +86,10 @@ def test_an_unranked_cluster_is_shown_without_a_rank():
     clusters = pd.DataFrame({"dataset": ["ted"] * 2, "lp": ["zh-en"] * 2, "metric": ["bleu"] * 2,
                              "level": ["system"] * 2, "statistic": ["pearson", "accuracy"], "rank": [math.nan] * 2})
     summaries = {("ted", "zh-en"): {"human_scores": ["mqm"], "human_translations": []}}
-    table = mqm.protocols_table(protocols, clusters, summaries)
+    table = mqm_tables.protocols_table(protocols, clusters, summaries)
     assert math.isnan(table.iloc[0]["sys_pearson_rank"])
     pooled = pd.DataFrame({"lp": ["ted/zh-en+ted/en-de"], "rank": [math.nan], "metric": ["bleu"], "value": [0.5]})
-    assert "| - | bleu | 0.500 |" in mqm.protocols_markdown(table, pooled)
+    assert "| - | bleu | 0.500 |" in mqm_tables.protocols_markdown(table, pooled)
 
 
 def test_the_ranking_figure_draws_an_unranked_metric(tmp_path):

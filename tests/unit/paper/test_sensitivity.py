@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from mtmeta import metrics
-from mtmeta.metrics.scoring import score_segments
+from mtmeta.metrics.score_tables import score_segments
 from mtmeta.paper.ledger import measured_reason
 from mtmeta.paper.sensitivity import (
     cheap_factors,

@@ -12,7 +12,7 @@ from by_hand import meng_by_hand  # tests/by_hand.py: conftest's directory is on
 from mtmeta.metaeval.significance import correlation_rows
 from mtmeta.paper.ledger import NOT_REPORTED, ledger_table
 from mtmeta.paper.parmesan import DEPFIX_GAP, paraphrased_tables
-from mtmeta.paper.softbleu import softbleu_table
+from mtmeta.paper.softbleu_table import softbleu_table
 from mtmeta.parmesan import study as ps
 from mtmeta.parmesan.paraphraser import Lexicon, Paraphraser, paraphrase_segments
 
@@ -226,7 +226,7 @@ def test_shared_paraphrasing_equals_paraphrasing_each_share():
 
 def test_system_scorer_equals_score_segments():
     from mtmeta.metrics.bleu import BLEU
-    from mtmeta.metrics.scoring import score_segments
+    from mtmeta.metrics.score_tables import score_segments
 
     lex, segments = _share_fixture()
     shared, scorer = ps.SharedParaphrasing(segments, lex, lambda w: w, str.split), ps.SystemScorer(segments, BLEU("en"))

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtmeta.data.external import PairData, check_against, file_digest, read_score_file
+from mtmeta.data.user_scores import PairData, check_against, file_digest, read_score_file
 from mtmeta.errors import InputError, MtmetaError
 from mtmeta.io import check_replaceable_directory, read_json, read_tsv
-from mtmeta.metaeval.external import Evaluation, evaluate_pair, segment_table, system_table
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.metaeval.user_metric_tables import Evaluation, evaluate_pair, segment_table, system_table
 from mtmeta.metrics.spec import MetricSpec
+from mtmeta.metrics.user_metric import ExternalScores
 
 TABLES = ["system_level", "bootstrap", "segment_level", "williams", "meng", "ranks", "protocols", "clusters"]
 
@@ -80,7 +80,7 @@ def builtin_scores(config: dict, results: Path, dataset: str, lp: str,
                    against: list[str] | None = None) -> dict[str, tuple[pd.DataFrame, bool]]:
     """The system scores and direction of the built-in metrics the study scores on a pair (or of those
     of them named in ``against``)."""
-    from mtmeta.config import metric_spec, metrics_of
+    from mtmeta.app.config import metric_spec, metrics_of
 
     scored = metrics_of(config, dataset, lp)
     unknown = [m for m in against or [] if m not in scored]
@@ -124,7 +124,7 @@ def check_name(name: str, option: str = "--name") -> str:
 def _check_bootstrap(draws: int, seed: int) -> None:
     """The bootstrap's draws and seed within the ranges config's ``bootstrap`` has (the schema's: one
     range table for the config, ``mtmeta evaluate`` and this function)."""
-    from mtmeta.config import schema_range
+    from mtmeta.app.config import schema_range
 
     for key, value in (("draws", draws), ("seed", seed)):
         low, high = schema_range("bootstrap", key)

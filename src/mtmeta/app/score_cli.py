@@ -28,7 +28,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtmeta import cli_score_output as output
+from mtmeta.app import options
+from mtmeta.app import score_output as output
 from mtmeta.errors import ConfigError, InputError, MtmetaError, stage
 
 if TYPE_CHECKING:
@@ -38,10 +39,6 @@ log = logging.getLogger("mtmeta")
 
 STDIN = "-"
 FORMATS = ("json", "text", "latex", "tsv")
-MAX_SEED = 2**32 - 1  # numpy's seed range (the config schema's $defs/seed)
-# The largest count an option takes (draws, resamples, trials): the config schema's largest bootstrap.draws.
-# Memory and time grow with it (a resampling holds draws x systems scores); a larger one is a typo.
-MAX_COUNT = 1_000_000
 
 # sacrebleu's metric options: (flags, registry names they apply to, parameter, argparse keywords).
 # As in sacrebleu, each one sets one metric's parameter (-lc lowercases BLEU, not chrF); --set sets any.
@@ -75,34 +72,6 @@ def _dest(flags: tuple[str, ...]) -> str:
     return "metric_option_" + flags[-1].lstrip("-").replace("-", "_")
 
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() would also read "1_000" and Arabic-Indic digits
-
-
-def _integer(text: str) -> int | None:
-    return int(text) if _INTEGER.fullmatch(text.strip()) else None
-
-
-def _seed(text: str) -> int:
-    """A seed on the command line (every command's): an integer from 0 to MAX_SEED."""
-    value = _integer(text)
-    if value is None or not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed; expected an integer from 0 to {MAX_SEED}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    """A count on the command line (every command's: draws, resamples, trials, references): an
-    integer from 1 to MAX_COUNT."""
-    value = _integer(text)
-    if value is None or value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer; expected an integer from 1 to "
-                                         f"{MAX_COUNT}")
-    if value > MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"{text!r} is more than {MAX_COUNT}, the largest count accepted; expected "
-                                         f"an integer from 1 to {MAX_COUNT}")
-    return value
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("words", nargs="*", metavar="METRIC|REF",
                    help="mtmeta's form: metrics (registered names or ids of config's metric_settings; "
@@ -116,7 +85,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "are systems as in sacrebleu; - reads standard input as one file")
     p.add_argument("--ref", action="append", default=[], metavar="FILE",
                    help="reference file (mtmeta's form); repeat for several references")
-    p.add_argument("-nr", "--num-refs", type=_positive_int, default=1, metavar="N",
+    p.add_argument("-nr", "--num-refs", type=options.positive_int, default=1, metavar="N",
                    help="one reference file holding N tab-separated references per line (as sacrebleu)")
     p.add_argument("-t", "--test-set", metavar="DATASET",
                    help="references of one of the study's test sets (config's datasets, e.g. wmt12), read from "
@@ -135,7 +104,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-f", "--format", choices=FORMATS,
                    help="json, text or latex as in sacrebleu (sacrebleu's form: default json, or $SACREBLEU_FORMAT); "
                         "mtmeta's form: default text (score and signature per metric), tsv, json records")
-    p.add_argument("-w", "--width", type=int, choices=range(0, 17), metavar="{0..16}",
+    p.add_argument("-w", "--width", type=options.width, metavar=options.WIDTH_METAVAR,
                    help="decimals printed (default: 1 in sacrebleu's form, 6 in mtmeta's; mtmeta's JSON has them all)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the scores only")
     p.add_argument("-sh", "--short", action="store_true", help="short signatures (sacrebleu's abbreviations)")
@@ -146,17 +115,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                     "config/config.yaml)")
     p.add_argument("-ci", "--confidence", action="store_true",
                    help="bootstrap mean and 95%% half-width of each corpus score (sacrebleu's estimate)")
-    p.add_argument("-cin", "--confidence-n", type=_positive_int, default=1000, help="bootstrap resamples (1000)")
+    p.add_argument("-cin", "--confidence-n", type=options.positive_int, default=1000, help="bootstrap resamples (1000)")
     paired_test = p.add_mutually_exclusive_group()
     paired_test.add_argument("-pbs", "--paired-bs", action="store_true",
                              help="paired bootstrap resampling of each system against the first (sacrebleu's)")
     paired_test.add_argument("-par", "--paired-ar", action="store_true",
                              help="paired approximate randomisation of each system against the first (sacrebleu's)")
-    p.add_argument("-pbsn", "--paired-bs-n", type=_positive_int, default=1000, help="paired bootstrap resamples (1000)")
-    p.add_argument("-parn", "--paired-ar-n", type=_positive_int, default=10000,
+    p.add_argument("-pbsn", "--paired-bs-n", type=options.positive_int, default=1000,
+                   help="paired bootstrap resamples (1000)")
+    p.add_argument("-parn", "--paired-ar-n", type=options.positive_int, default=10000,
                    help="approximate randomisation trials (10000)")
-    p.add_argument("--seed", type=_seed, default=12345,
-                   help=f"seed of the resampling, 0 to {MAX_SEED} (12345, sacrebleu's default)")
+    p.add_argument("--seed", type=options.seed, default=12345,
+                   help=f"seed of the resampling, 0 to {options.MAX_SEED} (12345, sacrebleu's default)")
     group = p.add_argument_group("sacrebleu's metric options (each sets one metric's parameter, as in sacrebleu)")
     for flags, _, _, keywords in METRIC_OPTIONS:
         keywords = dict(keywords)
@@ -343,11 +313,12 @@ def test_set_fields(args, config: dict) -> dict[str, Path]:
 
 def _fetch(config: dict, source_id: str, resources: Path) -> Path:
     """A corpus fetched (mirror or upstream, sha256-checked) and extracted, as ``mtmeta fetch`` does."""
+    from mtmeta.app.config_file import REPO_ROOT
     from mtmeta.data.archive import safe_extract
     from mtmeta.data.fetch import fetch, plan_fetch, resolve_mirror
     from mtmeta.data.prepare import source_file
 
-    mirror = resolve_mirror(config["data_mirror"], [Path.cwd(), Path(__file__).resolve().parents[2]])
+    mirror = resolve_mirror(config["data_mirror"], [Path.cwd(), REPO_ROOT])
     log.info("-t: fetching %s into %s (%s)", source_id, resources / source_id, mirror or "upstream")
     folder = resources / source_id
     manifest = fetch(plan_fetch(source_id, config["sources"][source_id], mirror), folder)
@@ -425,16 +396,17 @@ def _check_options_apply(args, names: list[str]) -> None:
                               f"--set {param}=...")
 
 
-def resolve_metrics(args, request: Request, config_file: str | None) -> list[tuple[str, str, dict]]:
-    """(id, registry name, parameters) per metric named: config's definition of the id, then
-    sacrebleu's options, then --set; checked before any file is read."""
+def resolve_metrics(args, request: Request, ids: dict | None, where: str | None) -> list[tuple[str, str, dict]]:
+    """(id, registry name, parameters) per metric named: the definition of the id in ``ids`` (a config
+    mapping with its ``metric_settings``, read from the file ``where``), then sacrebleu's options,
+    then --set; checked before any file is read."""
     from mtmeta import metrics
 
     settings = _parse_settings(args.set)
     resolved = []
     for metric_id in request.metric_ids:
         try:
-            resolved.append((metric_id, *metrics.resolve(metric_id, config_file)))
+            resolved.append((metric_id, *metrics.resolve(metric_id, ids, where=where)))
         except metrics.UnknownMetricError as error:
             if os.path.isfile(metric_id) and args.metrics:
                 raise ConfigError(f"{error}. -m takes every word after it, and {metric_id} is a file: put reference "
@@ -473,16 +445,16 @@ def cmd_score(args) -> int:
 
 
 def _score(args) -> int:
-    from mtmeta.metrics import STUDY_CONFIG  # mtmeta.config.DEFAULT_CONFIG, without loading the schema
+    from mtmeta.app.config_file import DEFAULT_CONFIG, read_metric_settings  # without loading the schema
 
     request = read_request(args)
     # Ids resolve through the config's metric_settings (its definition first, as in the workflow). A
     # --config file is validated whole (a missing one is an error); the study's own file is read for
     # its ids only (check-config and CI validate it), unless -t needs its datasets.
-    config_file = args.config or (str(STUDY_CONFIG) if STUDY_CONFIG.is_file() else None)
+    config_file = args.config or (str(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file() else None)
     config = None
     if config_file and (args.config or args.test_set or args.echo):
-        from mtmeta.config import load_config
+        from mtmeta.app.config import load_config
 
         config = load_config(config_file, checksums=False)
     if (args.test_set or args.echo) and config is None:
@@ -490,7 +462,9 @@ def _score(args) -> int:
     if args.echo:
         return echo(args, config)
     _check_modes(args, request)
-    resolved = resolve_metrics(args, request, config_file)
+    # a loaded config's ids are its own and those of the files it extends, as the workflow reads them
+    ids = config if config is not None else read_metric_settings(config_file) if config_file else None
+    resolved = resolve_metrics(args, request, ids, config_file)
     try:
         refs = read_references(args, config)
     except InputError as error:
@@ -596,7 +570,7 @@ def _several_systems(args, request: Request, built, systems, refs) -> int:
     the baseline of a paired test."""
     import pandas as pd
 
-    from mtmeta.metaeval.paired import compare_systems
+    from mtmeta.metaeval.system_comparison import compare_systems
 
     test = request.test
     n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n if test == "ar" else 0

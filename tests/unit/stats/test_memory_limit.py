@@ -9,7 +9,7 @@ import pytest
 
 from mtmeta.stats.correlation import bootstrap_intervals
 from mtmeta.stats.human import score_draws
-from mtmeta.stats.limits import MEMORY_LIMIT, ResourceLimitError, check_allocation
+from mtmeta.stats.memory_limit import MEMORY_LIMIT, ResourceLimitError, check_allocation
 from mtmeta.stats.system_pairs import agreement, pairwise_p_values
 
 N = 10_000

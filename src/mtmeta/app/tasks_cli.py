@@ -17,6 +17,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from mtmeta.app import options
 from mtmeta.errors import InputError
 
 FORMATS = ("text", "tsv", "latex")
@@ -40,8 +41,10 @@ def add_tasks_command(add) -> None:
                         "results/mtme/<dataset>/metric-scores)")
     p.add_argument("--all-metrics", action="store_true",
                    help="no primary-submission filter (mt-metrics-eval's primary=False)")
-    p.add_argument("--k", type=int, default=1000, help="permutation draws per test (default 1000; 0: no tests)")
-    p.add_argument("--seed", type=int, default=12345, help="seed of the draws (task i uses SEED + i - 1)")
+    p.add_argument("--k", type=options.count_or_zero, default=1000,
+                   help=f"permutation draws per test, 0 to {options.MAX_COUNT} (default 1000; 0: no tests)")
+    p.add_argument("--seed", type=options.seed, default=12345,
+                   help=f"seed of the draws, 0 to {options.MAX_SEED} (task i uses SEED + i - 1)")
     p.add_argument("--format", choices=FORMATS, default="text", help="printed table (default text)")
     p.add_argument("--out", help="also write tasks.tsv, average.tsv, p_values.tsv, table.{txt,tsv,tex} and run.json "
                                  "here")
@@ -98,8 +101,6 @@ def cmd_tasks(args) -> int:
     from mtmeta.metaeval.task_tables import average_rows, p_value_rows, render, task_rows
     from mtmeta.metaeval.tasks import load_pair, load_task_set, official_task_set, run_task_set
 
-    if args.k < 0:
-        raise InputError("--k", f"{args.k}", expected="a number of draws >= 0")
     if Path(args.task_set).suffix in (".yaml", ".yml") or Path(args.task_set).is_file():
         task_set = load_task_set(args.task_set, k=args.k)
         if args.all_metrics:

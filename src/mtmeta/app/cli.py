@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtmeta import __version__
-from mtmeta.cli_ranges import config_int
-from mtmeta.cli_score import MAX_SEED, _seed, cmd_score
-from mtmeta.cli_score import add_arguments as add_score_arguments
+from mtmeta.app import options
+from mtmeta.app.score_cli import add_arguments as add_score_arguments
+from mtmeta.app.score_cli import cmd_score
+from mtmeta.app.tasks_cli import add_tasks_command
 from mtmeta.errors import InputError, MtmetaError, OutputError, stage, stage_of
-from mtmeta.tasks_cli import add_tasks_command
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,16 +30,17 @@ log = logging.getLogger("mtmeta")
 def _config(args):
     """The study's config for a command: a command that fetches nothing (sources lists them) does not
     need every source's sha256; fetch checks each one it fetches, check-config all of them."""
-    from mtmeta.config import load_config
+    from mtmeta.app.config import load_config
 
     return load_config(args.config, checksums=False)
 
 
 def _mirror(config, args):
+    from mtmeta.app.config_file import REPO_ROOT
     from mtmeta.data.fetch import resolve_mirror
 
     setting = args.mirror if getattr(args, "mirror", None) else config["data_mirror"]
-    return resolve_mirror(setting, [Path.cwd(), Path(__file__).resolve().parents[2]])
+    return resolve_mirror(setting, [Path.cwd(), REPO_ROOT])
 
 
 def cmd_sources(args) -> int:
@@ -171,7 +172,7 @@ def cmd_correlate(args) -> int:
 def cmd_evaluate(args) -> int:
     import pandas as pd
 
-    from mtmeta.evaluate import TABLES, check_name, check_output_directory, evaluate, write_tables
+    from mtmeta.app.evaluate import TABLES, check_name, check_output_directory, evaluate, write_tables
 
     if args.system is None and args.segment is None:
         raise MtmetaError("give --system FILE, --segment FILE or both")
@@ -271,7 +272,7 @@ def cmd_export_scores(args) -> int:
     """A finished study's metric scores of an mt-metrics-eval pair, in its layout."""
     import pandas as pd
 
-    from mtmeta.config import metric_spec, metrics_of
+    from mtmeta.app.config import metric_spec, metrics_of
     from mtmeta.io import read_json, read_tsv
     from mtmeta.metaeval.export import export_metric
     from mtmeta.metrics.spec import MetricSpec
@@ -307,7 +308,7 @@ def cmd_export_scores(args) -> int:
 
 
 def cmd_check_config(args) -> int:
-    from mtmeta.config import load_config
+    from mtmeta.app.config import load_config
 
     if args.file and args.config:
         raise MtmetaError("check-config: give the config file once (FILE or --config FILE)")
@@ -317,13 +318,6 @@ def cmd_check_config(args) -> int:
     print(f"{shown}: valid; {len(config['sources'])} sources, {len(config['datasets'])} datasets, "
           f"metrics {config['metrics']}")
     return 0
-
-
-def _probability(text: str) -> float:
-    value = float(text)
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1 (exclusive)")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -398,13 +392,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compare with these built-in metric ids only (default: every metric the study scores on "
                         "the pair)")
     p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
-    p.add_argument("--draws", type=config_int("bootstrap", "draws"),
+    p.add_argument("--draws", type=options.config_int("bootstrap", "draws"),
                    help="bootstrap draws, as config's bootstrap.draws allows (default: its value)")
-    p.add_argument("--seed", type=_seed, help=f"bootstrap seed, 0 to {MAX_SEED} (default: config's bootstrap.seed)")
-    p.add_argument("--confidence", type=_probability, default=0.95, help="interval level (default 0.95)")
+    p.add_argument("--seed", type=options.seed,
+                   help=f"bootstrap seed, 0 to {options.MAX_SEED} (default: config's bootstrap.seed)")
+    p.add_argument("--confidence", type=options.probability, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--format", choices=["text", "tsv", "json"], default="text",
                    help="text: a summary per pair; tsv: the system-level correlations; json: every table")
-    p.add_argument("--width", type=int, default=4, choices=range(0, 17), metavar="{0..16}",
+    p.add_argument("--width", type=options.width, default=4, metavar=options.WIDTH_METAVAR,
                    help="decimals printed (default 4; the written tables keep full precision)")
 
     p = with_config(add("export-scores", cmd_export_scores,
@@ -431,7 +426,7 @@ class _UnusableStdin:
     """Standard input when it is closed (``<&-``): reading it is an error that says so, not an
     AttributeError or an empty text."""
 
-    closed = True  # what a reader that checks first (cli_score) sees
+    closed = True  # what a reader that checks first (score_cli) sees
 
     def __init__(self, problem: str):
         self.problem = problem

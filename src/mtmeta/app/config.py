@@ -10,12 +10,11 @@ import jsonschema
 import yaml
 
 from mtmeta import metrics
+from mtmeta.app.config_file import DEFAULT_CONFIG, REPO_ROOT
 from mtmeta.data.corpus import target_language
 from mtmeta.errors import ConfigError, clip, shown
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.metrics.user_metric import ExternalScores
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
 CATALOGUE = "sources.yaml"  # the data catalogue, beside the config file
 EXTERNAL = ExternalScores.name  # the "registry name" of every external_scores id
 
@@ -31,7 +30,7 @@ def schema_path() -> Path:
 def schema_range(*keys: str) -> tuple[float | None, float | None]:
     """The inclusive bounds (None: none) the schema gives the config key ``keys`` (e.g. ``"bootstrap",
     "draws"``): the one range table of the config and the command-line options that set the same
-    value (:mod:`mtmeta.cli_ranges`)."""
+    value (:mod:`mtmeta.app.options`)."""
     schema = yaml.load(schema_path().read_text(), Loader=_StrictLoader)
     node = schema
     for key in keys:
@@ -103,7 +102,7 @@ def validate_config(config: dict) -> dict:
 def _check_external(config: dict) -> None:
     """An external id is new (no registry name, metric_settings key or metrics entry), its files exist,
     and its segment file has scores of configured dataset x language pairs only."""
-    from mtmeta.data.external import pairs_in
+    from mtmeta.data.user_scores import pairs_in
 
     for metric_id, spec in config.get("external_scores", {}).items():
         where = f"external_scores.{metric_id}"
@@ -489,7 +488,7 @@ def metrics_of(config: dict, dataset: str, lp: str | None = None) -> list[str]:
 def external_pairs(config: dict) -> dict[str, list[tuple[str, str]]]:
     """The dataset x language pairs each ``external_scores`` id has scores for (read from its segment
     file's dataset and lp columns)."""
-    from mtmeta.data.external import pairs_in
+    from mtmeta.data.user_scores import pairs_in
 
     return {metric_id: _declared_pairs(spec) if "pairs" in spec else pairs_in(spec["segment"])
             for metric_id, spec in config.get("external_scores", {}).items()}

@@ -13,7 +13,7 @@ from mtmeta.metaeval.bootstrap import bootstrap_table
 from mtmeta.metaeval.segment_level import segment_level_agreement
 from mtmeta.metaeval.significance import correlation_rows, metric_pearsons, ranks_table, williams_table
 from mtmeta.metaeval.system_level import primary_human_score, system_level_correlations
-from mtmeta.metrics.external import ExternalScores
+from mtmeta.metrics.user_metric import ExternalScores
 
 
 def segment_table(rows: pd.DataFrame, metric: ExternalScores) -> pd.DataFrame:

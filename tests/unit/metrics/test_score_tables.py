@@ -5,7 +5,7 @@ import pandas as pd
 import sacrebleu
 
 from mtmeta import metrics
-from mtmeta.metrics.scoring import score_runs
+from mtmeta.metrics.score_tables import score_runs
 
 
 def write_run(folder, references_by_system):

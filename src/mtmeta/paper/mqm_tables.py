@@ -25,7 +25,7 @@ SUMMARY_PROTOCOLS = [
 CLUSTERED = {"sys_pearson": ("system", "pearson"), "sys_accuracy": ("system", "accuracy"),
              "seg_acc_eq": ("segment", "acc_eq")}
 MIN_ITEMS = 30  # a restriction with fewer items (segments where it varies) is too thin to read
-# The summary columns the human ceiling covers (metaeval.ceiling's statistic of the same protocol).
+# The summary columns the human ceiling covers (metaeval.ceiling_levels' statistic of the same protocol).
 CEILING = {"sys_pearson": "system_pearson", "sys_accuracy": "system_accuracy", "seg_kendall": "segment_kendall",
            "seg_acc_eq": "segment_acc_eq"}
 FLOOR_TOLERANCE = 0.001  # an acc_eq this close to the every-pair-tied floor sits on it
@@ -51,7 +51,7 @@ def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: 
     """One row per MQM set x metric: each summary protocol's value (human translations left out), its
     chance level (``<column>_chance``; acc_eq's with its standard error and the every-pair-tied
     floor) and, where the study ranks it, the metric's significance cluster. With ``ceilings``
-    (:func:`mtmeta.metaeval.ceiling.rater_levels` rows with a dataset column), each set that has
+    (:func:`mtmeta.metaeval.ceiling_levels.rater_levels` rows with a dataset column), each set that has
     several raters gets per metric a second row, against the two-rater means (gold
     :data:`TWO_RATERS`): the metric's value, its chance level, the human ceiling
     (``<column>_human``) and the share of the headroom it closes (``<column>_share``)."""

@@ -1,0 +1,12 @@
+"""The application: the ``mtmeta`` command line and the study's configuration, the top layer
+(docs/architecture.md). Nothing below it imports it.
+
+- ``cli``: the ``mtmeta`` entry point (``main``), its parser and the small commands;
+- ``score_cli``: ``mtmeta score``, with mtmeta's command line and sacrebleu's;
+- ``score_output``: what ``mtmeta score`` prints (sacrebleu's forms and mtmeta's);
+- ``tasks_cli``: ``mtmeta tasks``, an mt-metrics-eval task set on a data root;
+- ``evaluate``: ``mtmeta evaluate``, a user's metric through a finished study's meta-evaluation;
+- ``options``: the command-line argument types (counts, seeds, the config schema's ranges);
+- ``config``: the study's config, loaded and validated with the workflow's schema;
+- ``config_file``: where the study's config file is, and its ``metric_settings`` read quickly.
+"""
