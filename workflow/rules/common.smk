@@ -9,7 +9,7 @@ from mtmeta import metrics as metric_registry
 from mtmeta.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
 from mtmeta.data.corpus import LANGUAGE_PAIR, target_language
 from mtmeta.data.evalset import update_manifest
-from mtmeta.data.prepare import judgment_source
+from mtmeta.data.prepare import error_annotated_pairs, judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 from mtmeta.data.neural_scores import METRICS as NEURAL_METRICS
 from mtmeta.data.wmt21 import SOURCES as WMT21_SOURCES
@@ -171,7 +171,10 @@ def target_pair(target):
 
 # Meta-evaluation (metaeval.smk): one job per metric, joined into the study-wide tables.
 # The pairs whose MQM error annotation the category analysis reads (config paper.mqm.categories).
-CATEGORY_LPS = [target_pair(t) for t in config["paper"].get("mqm", {}).get("categories", [])]
+# Without the key, every pair of an mt-metrics-eval dataset whose eval set has an error table.
+CATEGORY_LPS = ([target_pair(t) for t in config["paper"]["mqm"]["categories"]]
+                if "categories" in config["paper"].get("mqm", {})
+                else error_annotated_pairs(DATASETS, Path("resources")) if "mqm" in config["paper"] else [])
 # The pairs with several human ratings of the same outputs (WMT23 side-by-side MQM, three raters per
 # segment): the human ceiling beside the metrics (rule ceiling_levels).
 RATER_LPS = [(d, lp) for d, lp in MTME_LPS if DATASETS[d]["evalset"].get("assemble") == "wmt23"]

@@ -291,11 +291,10 @@ if SENSITIVITY:
 
 
 if "mqm" in PAPER and MTME_LPS:
-    # The error-category table and figure exist only where some pair has an MQM error annotation
-    # (paper.mqm.categories); without one, the rule writes the other tables and the log says so.
-    MQM_CATEGORY_OUTPUTS = {
-        "categories": "results/paper/mqm_categories.tsv",
-        "categories_md": "results/paper/mqm_categories.md",
+    # The error-category table is always written: the analysis where some pair has an MQM error
+    # annotation (paper.mqm.categories, or every pair whose eval set has an error table), else a stated
+    # absence (a table without rows, and a Markdown page saying why); its figure only with data.
+    MQM_CATEGORY_FIGURES = {
         "categories_png": "results/paper/mqm_categories.png",
         "categories_pdf": "results/paper/mqm_categories.pdf",
     } if CATEGORY_LPS else {}
@@ -321,7 +320,9 @@ if "mqm" in PAPER and MTME_LPS:
             translations_png="results/paper/mqm_human_translations.png",
             translations_pdf="results/paper/mqm_human_translations.pdf",
             eras="results/paper/eras.tsv",
-            **MQM_CATEGORY_OUTPUTS,
+            categories="results/paper/mqm_categories.tsv",
+            categories_md="results/paper/mqm_categories.md",
+            **MQM_CATEGORY_FIGURES,
             eras_md="results/paper/eras.md",
         log:
             "results/logs/paper_mqm.log",
