@@ -414,6 +414,9 @@ def _prepare(task: Task, pair: Pair, level: str, extra: Mapping[str, Mapping[str
     if task.gold and info.std_gold.get(level) and task.gold != info.std_gold[level]:
         notes.append(f"{evalset.name} {evalset.lp}: {level}-level gold {task.gold} instead of mt-metrics-eval's "
                      f"{info.std_gold[level]}")
+    elif task.gold and not info.std_gold.get(level):
+        notes.append(f"{evalset.name} {evalset.lp}: {level}-level gold {task.gold} as given (mt-metrics-eval "
+                     f"defines none)")
     human = task.human
     if human == "auto":
         human = len(evalset.reference_names) > 1
