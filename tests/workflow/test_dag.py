@@ -75,6 +75,8 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["test_significance"] == counts["rank_metrics"] == 1
     assert counts["export_metric_scores"] == 8
     assert counts["paper_mqm"] == 1
+    # mt-metrics-eval's task sets: WMT23 on WMT21 news and on the side-by-side sets, WMT24 on news and TED.
+    assert counts["official_tasks"] == 4
     assert counts["ceiling_levels"] == 2  # the human ceiling on the two three-rater WMT23 sets
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
@@ -93,7 +95,8 @@ def test_the_report_has_a_page_for_every_table_and_figure(repo, tmp_path):
     assert counts["report_sensitivity"] == 3 * counts["paper_sensitivity"] == 6  # TSV, Markdown, figure
     assert counts["report_system_level"] == counts["report_segment_level"] == counts["report_ledger"] == 2
     assert counts["report_overview"] == 3 and counts["report_mqm"] == 11 and counts["report_meteor_tuning"] == 7
-    assert sum(n for rule, n in counts.items() if rule.startswith("report_")) == 120
+    assert counts["report_official_tasks"] == 3 * counts["official_tasks"] == 12  # TSV, Markdown, figure
+    assert sum(n for rule, n in counts.items() if rule.startswith("report_")) == 132
 
 
 def test_paper_target_builds_every_artefact(repo, tmp_path):

@@ -31,6 +31,9 @@ OFFICIAL = PAPER.get("official_wmt12")
 OFFICIAL_LPS = [(OFFICIAL["dataset"], lp) for lp in DATASETS[OFFICIAL["dataset"]]["language_pairs"]] if OFFICIAL else []
 OFFICIAL_METRICS = list(dict.fromkeys([*OFFICIAL["defaults"].values(), *OFFICIAL["as_run"].values()])) if OFFICIAL else []
 SENSITIVITY_TARGETS = [target_pair(t) for t in SENSITIVITY["targets"]] if SENSITIVITY else []
+# mt-metrics-eval's task sets on the study's MQM sets (`mtmeta tasks`): name -> design, dataset, pairs.
+OFFICIAL_TASKS = PAPER.get("official_tasks")
+OFFICIAL_TASK_SETS = OFFICIAL_TASKS["sets"] if OFFICIAL_TASKS else {}
 
 
 if TUNING:
@@ -390,6 +393,35 @@ if OFFICIAL:
             "../scripts/paper_official_wmt12.py"
 
 
+if OFFICIAL_TASK_SETS:
+
+    rule official_tasks:
+        # One task set (the WMT23 or WMT24 design) on one MQM set, with every study metric (as exported
+        # for mt-metrics-eval) and the user's (external_scores): `mtmeta tasks` run by its own code on the
+        # arguments the outputs record, its --out files in the directory, two of them under results/paper/.
+        input:
+            unpack(official_tasks_inputs),
+        output:
+            tsv="results/paper/official_tasks_{name}.tsv",
+            markdown="results/paper/official_tasks_{name}.md",
+            png="results/figures/official_tasks_{name}.png",
+            pdf="results/figures/official_tasks_{name}.pdf",
+            out=directory("results/paper/official_tasks_{name}"),
+        params:
+            spec=lambda wildcards: official_tasks_spec(wildcards.name),
+        wildcard_constraints:
+            name="|".join(re.escape(name) for name in OFFICIAL_TASK_SETS),
+        log:
+            "results/logs/official_tasks/{name}.log",
+        benchmark:
+            "results/benchmarks/official_tasks/{name}.tsv"
+        resources:
+            mem_mb=2000,
+            runtime=20,
+        script:
+            "../scripts/official_tasks.py"
+
+
 SENSITIVITY_TABLES = [f"results/paper/sensitivity_{d}_{lp}.tsv" for d, lp in SENSITIVITY_TARGETS]
 SETTINGS_TABLES = [f"results/paper/{settings_name(t)}.tsv" for t in SETTINGS_TARGETS]
 
@@ -434,6 +466,7 @@ rule paper:
         paper_outputs("paper_wmt_baselines", WMT_BASELINES),
         paper_outputs("paper_mqm", "mqm" in PAPER and MTME_LPS),
         paper_outputs("paper_official_wmt12", OFFICIAL),
+        official_tasks_outputs(),
         [f"results/paper/sensitivity_{d}_{lp}.{ext}" for d, lp in SENSITIVITY_TARGETS for ext in ("tsv", "md", "png")],
         rules.paper_ledger.output,
         expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["tsv", "best.tsv", "png", "pdf"]),
