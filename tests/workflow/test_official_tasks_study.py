@@ -21,8 +21,8 @@ def test_mtmeta_tasks_on_the_studys_layout_prints_the_studys_table(tmp_path):
     command = json.loads((TABLE / "run.json").read_text())["command"]
     words = shlex.split(command)
     assert words[:4] == ["mtmeta", "tasks", "wmt23", "--root"] and "--all-metrics" in words
-    mtmeta = str(Path(sys.executable).parent / "mtmeta")
-    result = subprocess.run([mtmeta, *words[1:], "--out", str(tmp_path)], capture_output=True, text=True, cwd=REPO)
+    result = subprocess.run([sys.executable, "-m", "mtmeta", *words[1:], "--out", str(tmp_path)], capture_output=True,
+                            text=True, cwd=REPO)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout == (TABLE / "table.txt").read_text()
     for name in ("ranking.tsv", "tasks.tsv", "average.tsv", "p_values.tsv", "table.md"):
