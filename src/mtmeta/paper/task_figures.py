@@ -23,7 +23,7 @@ def _nickname(task) -> str:
     return NICKNAMES.get(task.corr_fcn, task.corr_fcn)
 
 
-def _light(colour: str, share: float = 0.45) -> tuple:
+def _light(colour: str, share: float = 0.6) -> tuple:
     """The cluster colour mixed with white (a table cell's background: its text stays readable)."""
     rgb = np.array([int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)])
     return tuple(share * rgb + (1 - share))
