@@ -73,3 +73,23 @@ def test_a_study_on_an_mt_metrics_eval_directory(repo, tmp_path, mtme_data):
     assert (name, refs, level) == ("bleu", {"refA"}, "sys") and len(scores) == 14
     ours = pd.read_csv(tmp_path / "results/scores/wmt21ted/en-ru/bleu.sys.tsv", sep="\t").set_index("system")["score"]
     assert scores.set_index("system")["score"].to_dict() == pytest.approx(ours.to_dict(), abs=1e-12)
+
+
+def test_mqm_tables_on_an_mt_metrics_eval_directory_without_error_annotation(repo, tmp_path, mtme_data):
+    """paper: {mqm: {}} on mt-metrics-eval's layout as its releases have it (no error tables): every MQM
+    table, and the category table as a stated absence (no rows, a page saying why), no figure of it."""
+    import shutil
+
+    shutil.copytree(mtme_data, tmp_path / MTME_LINK, ignore=shutil.ignore_patterns("mqm-errors"))
+    study = tmp_path / "mqm.yaml"
+    study.write_text(f"extends: {repo / 'config/examples/mtme-directory.yaml'}\npaper: {{mqm: {{}}}}\n")
+    result = snakemake(repo, tmp_path, study, "results/paper/mqm_protocols.tsv", "--quiet", "rules", "--config",
+                       "bootstrap={draws: 100}", "permutation={draws: 100}")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    paper = tmp_path / "results/paper"
+    assert (paper / "mqm_protocols.md").is_file() and (paper / "eras.md").is_file()
+    categories = pd.read_csv(paper / "mqm_categories.tsv", sep="\t")
+    assert categories.empty and "restriction" in categories.columns
+    assert "No error-category analysis: none of the study's MQM pairs (wmt21ted en-de, wmt21ted en-ru, " \
+           "wmt21ted zh-en) has an MQM error annotation." in (paper / "mqm_categories.md").read_text()
+    assert not (paper / "mqm_categories.png").exists()

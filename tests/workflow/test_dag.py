@@ -75,6 +75,8 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["test_significance"] == counts["rank_metrics"] == 1
     assert counts["export_metric_scores"] == 8
     assert counts["paper_mqm"] == 1
+    # mt-metrics-eval's task sets: WMT23 on WMT21 news and on the side-by-side sets, WMT24 on news and TED.
+    assert counts["official_tasks"] == 4
     assert counts["ceiling_levels"] == 2  # the human ceiling on the two three-rater WMT23 sets
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
@@ -95,7 +97,8 @@ def test_the_report_has_a_page_for_every_table_and_figure(repo, tmp_path):
     assert counts["report_sensitivity"] == 3 * counts["paper_sensitivity"] == 6  # TSV, Markdown, figure
     assert counts["report_system_level"] == counts["report_segment_level"] == counts["report_ledger"] == 2
     assert counts["report_overview"] == 3 and counts["report_mqm"] == 11 and counts["report_meteor_tuning"] == 7
-    assert sum(n for rule, n in counts.items() if rule.startswith("report_") and rule != "report_pages") == 120
+    assert counts["report_official_tasks"] == 3 * counts["official_tasks"] == 12  # TSV, Markdown, figure
+    assert sum(n for rule, n in counts.items() if rule.startswith("report_") and rule != "report_pages") == 132
 
 
 def test_paper_target_builds_every_artefact(repo, tmp_path):
@@ -113,10 +116,7 @@ def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 16 + 3
 
 
-def test_mqm_tables_without_an_error_annotation_declare_no_category_table(repo, tmp_path):
-    """paper: {mqm: {}} on an mt-metrics-eval directory without error categories: the rule declared the
-    category table it could not write (MissingOutputException, and Snakemake deleted the other tables)."""
-    (tmp_path / "mt-metrics-eval-v2" / "wmt21.tedtalks").mkdir(parents=True)
+def plan_mqm_tables(repo, tmp_path):
     study = tmp_path / "mqm.yaml"
     study.write_text(f"extends: {repo / 'config/examples/mtme-directory.yaml'}\npaper: {{mqm: {{}}}}\n")
     snakemake = str(Path(sys.executable).parent / "snakemake")
@@ -124,6 +124,25 @@ def test_mqm_tables_without_an_error_annotation_declare_no_category_table(repo, 
                              "--configfile", str(study), "--cores", "1", "results/paper/mqm_protocols.tsv"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    outputs = re.search(r"rule paper_mqm:\n(?:.*\n)*?\s+output: (.*)\n", result.stdout + result.stderr)[1]
+    output = result.stdout + result.stderr
+    return re.search(r"rule paper_mqm:\n(?:.*\n)*?\s+output: (.*)\n", output)[1], job_counts(output)
+
+
+def test_mqm_tables_without_an_error_annotation_state_its_absence(repo, tmp_path):
+    """paper: {mqm: {}} on an mt-metrics-eval directory without error categories: the rule declared a
+    category figure it could not draw (MissingOutputException, and Snakemake deleted the other tables).
+    Now the category table is a stated absence (paper_mqm writes it) and no figure is declared."""
+    (tmp_path / "mt-metrics-eval-v2" / "wmt21.tedtalks").mkdir(parents=True)
+    outputs, counts = plan_mqm_tables(repo, tmp_path)
     assert "results/paper/mqm_protocols.tsv" in outputs and "results/paper/eras.md" in outputs
-    assert "mqm_categories" not in outputs
+    assert "results/paper/mqm_categories.tsv" in outputs and "results/paper/mqm_categories.md" in outputs
+    assert "mqm_categories.png" not in outputs and "categorise_mqm_errors" not in counts
+
+
+def test_mqm_categories_where_the_data_has_an_error_annotation(repo, tmp_path):
+    """Without paper.mqm.categories, the pairs whose eval set has an error table (mqm-errors/<lp>.tsv)."""
+    errors = tmp_path / "mt-metrics-eval-v2" / "wmt21.tedtalks" / "mqm-errors"
+    errors.mkdir(parents=True)
+    (errors / "zh-en.tsv").write_text("line\tsystem\tseg_id\n")
+    outputs, counts = plan_mqm_tables(repo, tmp_path)
+    assert "results/paper/mqm_categories.png" in outputs and counts["categorise_mqm_errors"] == 1

@@ -4,12 +4,13 @@ import functools
 import os
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from mtmeta import metrics as metric_registry
 from mtmeta.app.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
 from mtmeta.data.corpus import LANGUAGE_PAIR, target_language
 from mtmeta.data.evalset import update_manifest
-from mtmeta.data.prepare import judgment_source
+from mtmeta.data.prepare import error_annotated_pairs, evalset_root, judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 from mtmeta.data.neural_scores import METRICS as NEURAL_METRICS
 from mtmeta.data.wmt21 import SOURCES as WMT21_SOURCES
@@ -171,7 +172,10 @@ def target_pair(target):
 
 # Meta-evaluation (metaeval.smk): one job per metric, joined into the study-wide tables.
 # The pairs whose MQM error annotation the category analysis reads (config paper.mqm.categories).
-CATEGORY_LPS = [target_pair(t) for t in config["paper"].get("mqm", {}).get("categories", [])]
+# Without the key, every pair of an mt-metrics-eval dataset whose eval set has an error table.
+CATEGORY_LPS = ([target_pair(t) for t in config["paper"]["mqm"]["categories"]]
+                if "categories" in config["paper"].get("mqm", {})
+                else error_annotated_pairs(DATASETS, Path("resources")) if "mqm" in config["paper"] else [])
 # The pairs with several human ratings of the same outputs (WMT23 side-by-side MQM, three raters per
 # segment): the human ceiling beside the metrics (rule ceiling_levels).
 RATER_LPS = [(d, lp) for d, lp in MTME_LPS if DATASETS[d]["evalset"].get("assemble") == "wmt23"]
@@ -435,6 +439,47 @@ def sensitivity_text_inputs(wildcards):
 
 def sensitivity_pieces(wildcards):
     return [f"results/paper/sensitivity/{wildcards.dataset}/{wildcards.lp}/{m}.tsv" for m in SENSITIVITY["metrics"]]
+
+
+def official_tasks_spec(name):
+    """The arguments of one official_tasks table (config paper.official_tasks.sets.<name>), what
+    mtmeta.app.study_tasks.tasks_argv turns into the `mtmeta tasks` command."""
+    section = config["paper"]["official_tasks"]
+    spec = section["sets"][name]
+    dataset = spec["dataset"]
+    ds = DATASETS[dataset]
+    pairs = list(spec.get("pairs", ds["language_pairs"]))
+    external = {}
+    for metric_id in EXTERNAL:
+        lps = [lp for lp in pairs if metric_id in METRICS_FOR[(dataset, lp)]]
+        if lps:
+            external[metric_id] = {"higher_is_better": EXTERNAL[metric_id].get("higher_is_better", True), "pairs": lps,
+                                   "segments": [f"results/scores/{dataset}/{lp}/{metric_id}.seg.parquet" for lp in lps],
+                                   "systems": [f"results/scores/{dataset}/{lp}/{metric_id}.sys.tsv" for lp in lps]}
+    return {"name": name, "design": spec["design"], "dataset": dataset,
+            "root": str(evalset_root(ds, Path("resources"))), "testset": ds["testset"], "pairs": pairs,
+            "gold": ds["human_score"], "std_refs": {lp: ref for lp, ref in ds.get("references", {}).items() if lp in pairs},
+            "metric_scores": [f"results/mtme/{dataset}/metric-scores"], "external": external,
+            "notes": spec.get("notes", []), "k": section["k"], "seed": section["seed"]}
+
+
+def official_tasks_inputs(wildcards):
+    """The eval set's files (as prepare_dataset reads them), the study's exported scores and the user's."""
+    spec = official_tasks_spec(wildcards.name)
+    dataset = spec["dataset"]
+    evalset = [path for lp in spec["pairs"] for path in prepare_inputs(SimpleNamespace(dataset=dataset, lp=lp))]
+    return {"evalset": list(dict.fromkeys(evalset)),
+            "metric_scores": [f"results/mtme/{dataset}/metric-scores/{lp}" for lp in spec["pairs"]],
+            "segments": [path for m in spec["external"].values() for path in m["segments"]],
+            "systems": [path for m in spec["external"].values() for path in m["systems"]]}
+
+
+def official_tasks_outputs():
+    """Every table and figure of config paper.official_tasks (none without it)."""
+    sets = config["paper"].get("official_tasks", {}).get("sets", {})
+    return [path for name in sets for path in (f"results/paper/official_tasks_{name}.tsv",
+                                               f"results/paper/official_tasks_{name}.md",
+                                               f"results/figures/official_tasks_{name}.png")]
 
 
 def paper_outputs(rule_name, wanted):

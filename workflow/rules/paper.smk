@@ -31,6 +31,9 @@ OFFICIAL = PAPER.get("official_wmt12")
 OFFICIAL_LPS = [(OFFICIAL["dataset"], lp) for lp in DATASETS[OFFICIAL["dataset"]]["language_pairs"]] if OFFICIAL else []
 OFFICIAL_METRICS = list(dict.fromkeys([*OFFICIAL["defaults"].values(), *OFFICIAL["as_run"].values()])) if OFFICIAL else []
 SENSITIVITY_TARGETS = [target_pair(t) for t in SENSITIVITY["targets"]] if SENSITIVITY else []
+# mt-metrics-eval's task sets on the study's MQM sets (`mtmeta tasks`): name -> design, dataset, pairs.
+OFFICIAL_TASKS = PAPER.get("official_tasks")
+OFFICIAL_TASK_SETS = OFFICIAL_TASKS["sets"] if OFFICIAL_TASKS else {}
 
 
 if TUNING:
@@ -291,11 +294,10 @@ if SENSITIVITY:
 
 
 if "mqm" in PAPER and MTME_LPS:
-    # The error-category table and figure exist only where some pair has an MQM error annotation
-    # (paper.mqm.categories); without one, the rule writes the other tables and the log says so.
-    MQM_CATEGORY_OUTPUTS = {
-        "categories": "results/paper/mqm_categories.tsv",
-        "categories_md": "results/paper/mqm_categories.md",
+    # The error-category table is always written: the analysis where some pair has an MQM error
+    # annotation (paper.mqm.categories, or every pair whose eval set has an error table), else a stated
+    # absence (a table without rows, and a Markdown page saying why); its figure only with data.
+    MQM_CATEGORY_FIGURES = {
         "categories_png": "results/paper/mqm_categories.png",
         "categories_pdf": "results/paper/mqm_categories.pdf",
     } if CATEGORY_LPS else {}
@@ -321,7 +323,9 @@ if "mqm" in PAPER and MTME_LPS:
             translations_png="results/paper/mqm_human_translations.png",
             translations_pdf="results/paper/mqm_human_translations.pdf",
             eras="results/paper/eras.tsv",
-            **MQM_CATEGORY_OUTPUTS,
+            categories="results/paper/mqm_categories.tsv",
+            categories_md="results/paper/mqm_categories.md",
+            **MQM_CATEGORY_FIGURES,
             eras_md="results/paper/eras.md",
         log:
             "results/logs/paper_mqm.log",
@@ -389,6 +393,35 @@ if OFFICIAL:
             "../scripts/paper_official_wmt12.py"
 
 
+if OFFICIAL_TASK_SETS:
+
+    rule official_tasks:
+        # One task set (the WMT23 or WMT24 design) on one MQM set, with every study metric (as exported
+        # for mt-metrics-eval) and the user's (external_scores): `mtmeta tasks` run by its own code on the
+        # arguments the outputs record, its --out files in the directory, two of them under results/paper/.
+        input:
+            unpack(official_tasks_inputs),
+        output:
+            tsv="results/paper/official_tasks_{name}.tsv",
+            markdown="results/paper/official_tasks_{name}.md",
+            png="results/figures/official_tasks_{name}.png",
+            pdf="results/figures/official_tasks_{name}.pdf",
+            out=directory("results/paper/official_tasks_{name}"),
+        params:
+            spec=lambda wildcards: official_tasks_spec(wildcards.name),
+        wildcard_constraints:
+            name="|".join(re.escape(name) for name in OFFICIAL_TASK_SETS),
+        log:
+            "results/logs/official_tasks/{name}.log",
+        benchmark:
+            "results/benchmarks/official_tasks/{name}.tsv"
+        resources:
+            mem_mb=2000,
+            runtime=20,
+        script:
+            "../scripts/official_tasks.py"
+
+
 SENSITIVITY_TABLES = [f"results/paper/sensitivity_{d}_{lp}.tsv" for d, lp in SENSITIVITY_TARGETS]
 SETTINGS_TABLES = [f"results/paper/{settings_name(t)}.tsv" for t in SETTINGS_TARGETS]
 
@@ -433,6 +466,7 @@ rule paper:
         paper_outputs("paper_wmt_baselines", WMT_BASELINES),
         paper_outputs("paper_mqm", "mqm" in PAPER and MTME_LPS),
         paper_outputs("paper_official_wmt12", OFFICIAL),
+        official_tasks_outputs(),
         [f"results/paper/sensitivity_{d}_{lp}.{ext}" for d, lp in SENSITIVITY_TARGETS for ext in ("tsv", "md", "png")],
         rules.paper_ledger.output,
         expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["tsv", "best.tsv", "png", "pdf"]),

@@ -36,6 +36,7 @@ add_report_pages("sensitivity", expand(rules.paper_sensitivity.output, zip, data
                  "Paper", "Sensitivity")
 add_report_pages("mqm", paper_outputs("paper_mqm", "mqm" in PAPER and MTME_LPS), "Paper", "MQM")
 add_report_pages("official", paper_outputs("paper_official_wmt12", OFFICIAL), "Paper", "Official WMT12 record")
+add_report_pages("official_tasks", official_tasks_outputs(), "Paper", "Official task sets")
 add_report_pages("ledger", rules.paper_ledger.output, "Paper", "Ledger")
 
 

@@ -36,8 +36,10 @@ def main(snakemake):
         write_text(out.categories_md, mqm_tables.categories_markdown(categories))
         categories_figure(categories, [out.categories_png, out.categories_pdf])
     else:
-        logging.getLogger("mtmeta").info("no error-category table: no pair has an MQM error annotation "
-                                         "(config paper.mqm.categories is empty)")
+        write_tsv(mqm_tables.no_categories_table(), out.categories)
+        write_text(out.categories_md, mqm_tables.no_categories_markdown(sorted(summaries)))
+        logging.getLogger("mtmeta").info("no error-category analysis: no pair has an MQM error annotation; "
+                                         "%s says so", out.categories_md)
     eras = mqm_tables.eras_table(read_tsv(inputs.system_level), read_tsvs(inputs.ranks), {d for d, _ in summaries})
     write_tsv(eras, out.eras)
     write_text(out.eras_md, mqm_tables.eras_markdown(eras))

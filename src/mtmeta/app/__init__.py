@@ -5,6 +5,7 @@
 - ``score_cli``: ``mtmeta score``, with mtmeta's command line and sacrebleu's;
 - ``score_output``: what ``mtmeta score`` prints (sacrebleu's forms and mtmeta's);
 - ``tasks_cli``: ``mtmeta tasks``, an mt-metrics-eval task set on a data root;
+- ``study_tasks``: the study's official task tables (rule official_tasks) made by ``mtmeta tasks``' code;
 - ``evaluate``: ``mtmeta evaluate``, a user's metric through a finished study's meta-evaluation;
 - ``options``: the command-line argument types (counts, seeds, the config schema's ranges);
 - ``config``: the study's config, loaded and validated with the workflow's schema;

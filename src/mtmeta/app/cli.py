@@ -493,9 +493,16 @@ def main(argv: list[str] | None = None) -> int:
     naming the file, line or option and what was expected, status 2, for a problem with the input,
     the options or a file (an MtmetaError, a ValueError of a reader, an operating-system error); for
     any other exception, a bug, ``mtmeta COMMAND: internal error while STAGE FILE: ...``, status 1.
-    ``-v`` prints the traceback before that line. A reader that closed the pipe: 141, quietly."""
-    from mtmeta.logsetup import configure
+    ``-v`` prints the traceback before that line. A reader that closed the pipe: 141, quietly.
 
+    The BLAS kernels are the workflow's (:func:`mtmeta.reproducibility.blas_settings`, set before
+    NumPy loads), so that a command gives the study's jobs' numbers to the last bit."""
+    import os
+
+    from mtmeta.logsetup import configure
+    from mtmeta.reproducibility import blas_settings
+
+    os.environ.update(blas_settings())
     args = build_parser().parse_args(argv)
     configure(level=logging.DEBUG if args.verbose else logging.INFO)
     problem = _check_standard_streams()

@@ -446,6 +446,16 @@ def check_paper(config: dict, check_metric) -> None:
             if config["datasets"][dataset]["kind"] != "mtme":
                 raise ConfigError(f"paper.mqm.categories names {target}, which is not an mt-metrics-eval (mtme) "
                                   "dataset with an MQM error annotation")
+    for name, spec in paper.get("official_tasks", {}).get("sets", {}).items():
+        where = f"paper.official_tasks.sets.{name}"
+        ds = config["datasets"].get(spec["dataset"])
+        if ds is None or ds["kind"] != "mtme":
+            raise ConfigError(f"{where}.dataset names {spec['dataset']!r}, which is not a configured mt-metrics-eval "
+                              "(mtme) dataset")
+        unknown = sorted(set(spec.get("pairs", [])) - set(ds["language_pairs"]))
+        if unknown:
+            raise ConfigError(f"{where}.pairs names {unknown}, which are not among {spec['dataset']}'s language "
+                              f"pairs {ds['language_pairs']}")
     if "sensitivity" in paper:
         where = "paper.sensitivity"
         section = paper["sensitivity"]

@@ -1,26 +1,29 @@
 """``mtmeta tasks``: an official (or a user's) task set of mt-metrics-eval on an MTME data root.
 
     mtmeta tasks wmt23 --root DIR [--testset wmt21.news --pairs en-de,en-ru,zh-en]
-                 [--scores NAME=FILE ...] [--k N] [--seed S] [--format text|tsv|latex] [--out DIR]
+                 [--scores NAME=FILE ...] [--k N] [--seed S] [--format text|tsv|latex|markdown]
+                 [--out DIR] [--figure FILE]
 
 Every metric score stored in the root (``metric-scores/<lp>/<NAME>-<REF>.<level>.score``) takes part,
 with the user's own (``--scores``: a TSV with columns ``lp``, ``system``, ``score`` and, for segment
 scores, ``seg_id``; higher is better; segment scores alone also give the system score as their mean).
-It needs nothing of the study (no config, word vectors or Parmesan).
+It needs nothing of the study (no config, word vectors or Parmesan). The study's rule official_tasks
+runs the same code (:func:`run_tasks`, :func:`write_out`) on the arguments it records as the command.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import shlex
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mtmeta.app import options
 from mtmeta.errors import InputError
 
-FORMATS = ("text", "tsv", "latex")
+FORMATS = ("text", "tsv", "latex", "markdown")
 
 
 def add_tasks_command(add) -> None:
@@ -34,6 +37,9 @@ def add_tasks_command(add) -> None:
     p.add_argument("--pairs", help="comma-separated pairs for the design (default: the design's own)")
     p.add_argument("--std-ref", action="append", default=[], metavar="LP=REF",
                    help="standard reference of a pair where the root lacks mt-metrics-eval's (e.g. zh-en=refA)")
+    p.add_argument("--gold", metavar="NAME",
+                   help="human score of every task that names none (default: mt-metrics-eval's standard gold of the "
+                        "pair; needed for a test set mt-metrics-eval does not know)")
     p.add_argument("--scores", action="append", default=[], metavar="NAME=FILE",
                    help="a metric of yours: TSV with lp, system, score (+ seg_id for segment scores)")
     p.add_argument("--metric-scores", action="append", default=[], metavar="DIR",
@@ -45,9 +51,12 @@ def add_tasks_command(add) -> None:
                    help=f"permutation draws per test, 0 to {options.MAX_COUNT} (default 1000; 0: no tests)")
     p.add_argument("--seed", type=options.seed, default=12345,
                    help=f"seed of the draws, 0 to {options.MAX_SEED} (task i uses SEED + i - 1)")
+    p.add_argument("--note", action="append", default=[], metavar="TEXT",
+                   help="a statement about the data to list first among the notes (e.g. systems it lacks)")
     p.add_argument("--format", choices=FORMATS, default="text", help="printed table (default text)")
-    p.add_argument("--out", help="also write tasks.tsv, average.tsv, p_values.tsv, table.{txt,tsv,tex} and run.json "
-                                 "here")
+    p.add_argument("--out", help="also write tasks.tsv, average.tsv, p_values.tsv, ranking.tsv, "
+                                 "table.{txt,tsv,tex,md} and run.json here")
+    p.add_argument("--figure", metavar="FILE", help="also draw the ranking figure (.png or .pdf)")
 
 
 def _pairs_option(text: str, option: str) -> dict:
@@ -97,8 +106,39 @@ def _renamed(matrix, name):
     return replace(matrix, name=name, basename=name)
 
 
-def cmd_tasks(args) -> int:
-    from mtmeta.metaeval.task_tables import average_rows, p_value_rows, render, task_rows
+@dataclass
+class TasksRun:
+    """A task set run on a root: the result, what it took and the command that reproduces it."""
+
+    result: object  # TaskSetResult
+    root: Path
+    seconds: float
+    user_scores: dict  # metric name -> its files
+    command: str
+
+
+def command_line(args) -> str:
+    """The run's command, options in one order (the outputs' options left out: they do not change the
+    result), so that the same run is recorded the same way however its options were ordered."""
+    words = ["mtmeta", "tasks", args.task_set, "--root", args.root]
+    for option, value in (("--testset", args.testset), ("--pairs", args.pairs), ("--gold", args.gold)):
+        if value:
+            words += [option, value]
+    for option, values in (("--std-ref", args.std_ref), ("--metric-scores", args.metric_scores),
+                           ("--scores", args.scores)):
+        for value in values:
+            words += [option, value]
+    if args.all_metrics:
+        words.append("--all-metrics")
+    words += ["--k", str(args.k), "--seed", str(args.seed)]
+    for note in args.note:
+        words += ["--note", note]
+    return shlex.join(words)
+
+
+def run_tasks(args) -> TasksRun:
+    """Read the root, the stored scores and the user's; run the task set (``args``: the parsed options
+    of ``mtmeta tasks``)."""
     from mtmeta.metaeval.tasks import load_pair, load_task_set, official_task_set, run_task_set
 
     if Path(args.task_set).suffix in (".yaml", ".yml") or Path(args.task_set).is_file():
@@ -109,6 +149,8 @@ def cmd_tasks(args) -> int:
         lps = args.pairs.split(",") if args.pairs else None
         task_set = official_task_set(args.task_set, lps=lps, test_set=args.testset, k=args.k,
                                      primary=not args.all_metrics)
+    if args.gold:
+        task_set = replace(task_set, tasks=tuple(t if t.gold else replace(t, gold=args.gold) for t in task_set.tasks))
     root = Path(args.root)
     if not root.is_dir():
         raise InputError(root, "no such directory", expected="an mt-metrics-eval data root")
@@ -121,24 +163,49 @@ def cmd_tasks(args) -> int:
                 pairs[lp] = load_pair(root, task.test_set, lp, std_ref=std_refs.get((task.test_set, lp)),
                                       metric_dirs=args.metric_scores)
     loaded = {(t.test_set, lp): pairs[lp] for t in task_set.tasks for lp in t.pairs}
-    extra = {name: read_user_scores(name, paths, pairs)
-             for name, paths in _pairs_option(args.scores, "--scores").items()}
+    user_scores = _pairs_option(args.scores, "--scores")
+    extra = {name: read_user_scores(name, paths, pairs) for name, paths in user_scores.items()}
     started = time.perf_counter()
-    result = run_task_set(task_set, root, extra=extra, seed=args.seed, std_refs=std_refs,
-                          loaded=loaded)
-    seconds = time.perf_counter() - started
-    print(render(result, args.format), end="")
+    result = run_task_set(task_set, root, extra=extra, seed=args.seed, std_refs=std_refs, loaded=loaded,
+                          notes=args.note)
+    return TasksRun(result, root, time.perf_counter() - started, user_scores, command_line(args))
+
+
+OUT_FILES = ("tasks.tsv", "average.tsv", "p_values.tsv", "ranking.tsv", "table.txt", "table.tsv", "table.tex",
+             "table.md", "run.json")
+
+
+def write_out(run: TasksRun, out: str | Path) -> None:
+    """The files of ``--out``: the long tables (every task x metric, the average, every test's p-value),
+    the plain ranking table, the table in every format, and the run's settings."""
+    from mtmeta.metaeval.task_tables import average_rows, p_value_rows, ranking_rows, render, task_rows
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    result = run.result
+    task_rows(result).to_csv(out / "tasks.tsv", sep="\t", index=False)
+    average_rows(result).to_csv(out / "average.tsv", sep="\t", index=False)
+    p_value_rows(result).to_csv(out / "p_values.tsv", sep="\t", index=False)
+    ranking_rows(result).to_csv(out / "ranking.tsv", sep="\t", index=False)
+    for fmt, suffix in (("text", "txt"), ("tsv", "tsv"), ("latex", "tex"), ("markdown", "md")):
+        (out / f"table.{suffix}").write_text(render(result, fmt, run.command), encoding="utf-8")
+    (out / "run.json").write_text(json.dumps(
+        {"task_set": result.task_set.name, "source": result.task_set.source, "root": str(run.root), "k": result.k,
+         "seed": result.seed, "seconds": round(run.seconds, 3), "notes": result.notes, "user_metrics": run.user_scores,
+         "command": run.command}, indent=1) + "\n", encoding="utf-8")
+
+
+def cmd_tasks(args) -> int:
+    from mtmeta.metaeval.task_tables import render
+
+    if args.figure and Path(args.figure).suffix not in (".png", ".pdf"):
+        raise InputError(args.figure, "not a figure file name", expected="--figure FILE.png or FILE.pdf")
+    run = run_tasks(args)
+    print(render(run.result, args.format, run.command), end="")
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        task_rows(result).to_csv(out / "tasks.tsv", sep="\t", index=False)
-        average_rows(result).to_csv(out / "average.tsv", sep="\t", index=False)
-        p_value_rows(result).to_csv(out / "p_values.tsv", sep="\t", index=False)
-        for fmt, suffix in (("text", "txt"), ("tsv", "tsv"), ("latex", "tex")):
-            (out / f"table.{suffix}").write_text(render(result, fmt), encoding="utf-8")
-        (out / "run.json").write_text(json.dumps(
-            {"task_set": task_set.name, "source": task_set.source, "root": str(root), "k": result.k,
-             "seed": result.seed, "seconds": round(seconds, 3), "notes": result.notes,
-             "user_metrics": {n: paths for n, paths in _pairs_option(args.scores, "--scores").items()}},
-            indent=1) + "\n", encoding="utf-8")
+        write_out(run, args.out)
+    if args.figure:
+        from mtmeta.paper.task_figures import ranking_figure
+
+        ranking_figure(run.result, [args.figure])
     return 0

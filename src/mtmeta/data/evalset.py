@@ -726,7 +726,8 @@ def metric_matrix(name: str, refs, level: str, table: pd.DataFrame, evalset: Eva
     basename = name.rsplit("-", 1)[0]
     used = frozenset(evalset.reference_names) if refs == "all" else frozenset(refs)
     known = set(evalset.systems)
-    unknown = sorted(set(table["system"]) - known)
+    present = set(table["system"].unique())  # not set(column): iterating an arrow string column is slow
+    unknown = sorted(present - known)
     if unknown:
         raise InputError(where, f"scores of systems without an output in system-outputs/{evalset.lp}: {unknown}",
                          expected="scores of the pair's systems only")
@@ -738,7 +739,7 @@ def metric_matrix(name: str, refs, level: str, table: pd.DataFrame, evalset: Eva
     if len(wrong):
         raise InputError(where, f"system {wrong.index[0]!r} has {int(wrong.iloc[0])} scores",
                          expected=f"{expected} per system at the {level} level")
-    systems = sorted(set(table["system"]))
+    systems = sorted(present)
     if level == "seg":
         grid = table.pivot(index="system", columns="seg_id", values="score").reindex(
             index=systems, columns=range(1, expected + 1))

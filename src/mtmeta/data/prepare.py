@@ -263,6 +263,32 @@ def evalset_root(ds: dict, resources: Path, assembled: str | Path = "results/eva
     return Path(assembled) / spec["assemble"]
 
 
+def error_annotation_path(ds: dict, lp: str, resources: Path, assembled: str | Path = "results/evalsets") -> Path:
+    """Where an ``mtme`` dataset's MQM error table of a pair is (``<root>/<testset>/mqm-errors/<lp>.tsv``,
+    not part of mt-metrics-eval's layout: only mtmeta's assembly of the WMT21 TED sets writes it)."""
+    return evalset_root(ds, resources, assembled) / ds["testset"] / "mqm-errors" / f"{lp}.tsv"
+
+
+def error_annotated_pairs(datasets: dict, resources: Path) -> list[tuple[str, str]]:
+    """The (dataset, lp) pairs of the ``mtme`` datasets whose eval set has an MQM error table: an
+    assembled set's where the assembly writes one (:func:`mtmeta.data.wmt21.has_error_table`), any other
+    where the file is there."""
+    from mtmeta.data.wmt21 import has_error_table
+
+    pairs = []
+    for name, ds in datasets.items():
+        if ds["kind"] != "mtme":
+            continue
+        for lp in ds["language_pairs"]:
+            if "assemble" in ds["evalset"]:
+                found = ds["evalset"]["assemble"] == "wmt21" and has_error_table(ds["testset"], lp)
+            else:
+                found = error_annotation_path(ds, lp, resources).is_file()
+            if found:
+                pairs.append((name, lp))
+    return pairs
+
+
 def prepare_mtme(name: str, ds: dict, lp: str, resources: Path, assembled: str | Path = "results/evalsets") -> Prepared:
     """One pair of an mt-metrics-eval EvalSet: every system's output against the standard reference
     (the other references are scored as systems, the human translations), the segment- and

@@ -163,6 +163,11 @@ def write_wmt21(assembly: Assembly, root: str | Path) -> None:
         write_tsv(table, root / TED / "mqm-errors" / f"{lp}.tsv")
 
 
+def has_error_table(testset: str, lp: str) -> bool:
+    """Whether the assembly writes an MQM error table for this pair (the TED sets Google annotated)."""
+    return testset == TED and lp in GOOGLE_LP
+
+
 ERROR_TABLE_COLUMNS = ["line", "system", "seg_id", "annotation_seg_id", "rater", "category", "subcategory",
                        "severity", "weight"]
 

@@ -96,8 +96,27 @@ def metrics_table(metrics: list[str], columns: list[dict], headers: list[list[st
     return out + "\\bottomrule\n\\end{tabular}\n"
 
 
-def render(result: TaskSetResult, fmt: str = "text") -> str:
-    """The whole result as MTME's notebook prints it, the run's settings and notes after it."""
+def _settings_line(result: TaskSetResult) -> str:
+    return (f"task set {result.task_set.name} ({result.task_set.source}); k={result.k}, seed={result.seed} "
+            f"(task i draws with seed+i); clusters at p <= {result.task_set.tasks[0].pval}")
+
+
+def _task_lines(result: TaskSetResult) -> list[str]:
+    lines = []
+    for i, (task, weight) in enumerate(zip(result.tasks, result.task_set.weights, strict=True), start=1):
+        t = task.task
+        lines.append(f"task{i}: {t.test_set} {t.lang} {t.level} {t.corr_fcn} avg_by={t.avg_by} "
+                     f"human={'yes' if task.human_used else 'no'} gold={task.gold} refs={','.join(task.refs)} "
+                     f"outliers={'kept' if t.use_outliers else 'left out'} primary={t.primary} "
+                     f"systems={task.n_systems} items={task.n_items} weight={weight:.4f}")
+    return lines
+
+
+def render(result: TaskSetResult, fmt: str = "text", command: str | None = None) -> str:
+    """The whole result as MTME's notebook prints it, the run's settings and notes after it (and the
+    command that made it, when given). ``markdown``: the same as a Markdown table with lists."""
+    if fmt == "markdown":
+        return markdown(result, command)
     columns, headers = _columns(result)
     metrics = metric_order(result)
     if not metrics:
@@ -105,16 +124,61 @@ def render(result: TaskSetResult, fmt: str = "text") -> str:
     else:
         body = metrics_table(metrics, columns, headers, fmt)
     comment = {"text": "", "tsv": "# ", "latex": "% "}[fmt]
-    lines = [f"task set {result.task_set.name} ({result.task_set.source}); k={result.k}, seed={result.seed} "
-             f"(task i draws with seed+i); clusters at p <= {result.task_set.tasks[0].pval}"]
-    for i, (task, weight) in enumerate(zip(result.tasks, result.task_set.weights, strict=True), start=1):
-        t = task.task
-        lines.append(f"task{i}: {t.test_set} {t.lang} {t.level} {t.corr_fcn} avg_by={t.avg_by} "
-                     f"human={'yes' if task.human_used else 'no'} gold={task.gold} refs={','.join(task.refs)} "
-                     f"outliers={'kept' if t.use_outliers else 'left out'} primary={t.primary} "
-                     f"systems={task.n_systems} items={task.n_items} weight={weight:.4f}")
-    lines += [f"note: {n}" for n in result.notes]
+    lines = [_settings_line(result), *_task_lines(result), *(f"note: {n}" for n in result.notes)]
+    if command:
+        lines.append(f"command: {command}")
     return body + "".join(f"{comment}{line}\n" for line in lines)
+
+
+def markdown(result: TaskSetResult, command: str | None = None) -> str:
+    """The table in Markdown: a row per metric (the average's order), each cell the value and its
+    significance cluster (1 = top, in bold), ``--`` where a metric is not in a task; the settings, the
+    tasks and the notes as lists."""
+    columns, _ = _columns(result)
+    metrics = metric_order(result)
+    heads = ["metric", "average"] + [f"task{i}: {t.task.label}" for i, t in enumerate(result.tasks, start=1)]
+    out = f"{_settings_line(result)}.\n\n"
+    if not metrics:
+        out += "No metric could be ranked.\n"
+    else:
+        out += "| " + " | ".join(heads) + " |\n|" + "---|" + "---:|" * (len(heads) - 1) + "\n"
+        for m in metrics:
+            cells = []
+            for column in columns:
+                value, rank = column.get(m, (None, None))
+                cells.append("--" if value is None else
+                             f"**{value:.3f}** (1)" if rank == 1 else f"{value:.3f} ({rank})")
+            out += "| " + " | ".join([m.replace("*", "\\*").replace("|", "\\|"), *cells]) + " |\n"
+    out += "\nEach cell: value (significance cluster; 1 = top, in bold). '*' before a name: not a primary " \
+           "submission (mt-metrics-eval's marker); average: each task's value rescaled to [0, 1] by its " \
+           "range, weighted (mt-metrics-eval's `AverageCorrs`), over the metrics in every task.\n\n"
+    out += "Tasks:\n\n" + "".join(f"- {line}\n" for line in _task_lines(result))
+    if result.notes:
+        out += "\nNotes (departures from mt-metrics-eval's set-up, exclusions):\n\n"
+        out += "".join(f"- {note}\n" for note in result.notes)
+    if command:
+        out += f"\nCommand:\n\n```text\n{command}\n```\n"
+    return out
+
+
+def ranking_rows(result: TaskSetResult) -> pd.DataFrame:
+    """MTME's ``MetricsTable`` as a plain table: a row per metric (the average's order, then those
+    missing from some task), its average and cluster, each task's value and cluster (empty where the
+    metric is not in the task), and the run's k, seed and task set."""
+    columns, _ = _columns(result)
+    names = ["average"] + [f"task{i} {t.task.label}" for i, t in enumerate(result.tasks, start=1)]
+    rows = []
+    for m in metric_order(result):
+        row = {"metric": m}
+        for name, column in zip(names, columns, strict=True):
+            value, rank = column.get(m, (math.nan, None))
+            row[name], row[f"{name} rank"] = value, rank
+        rows.append({**row, "k": result.k, "seed": result.seed, "task_set": result.task_set.name})
+    header = ["metric", *(c for name in names for c in (name, f"{name} rank")), "k", "seed", "task_set"]
+    table = pd.DataFrame(rows, columns=header)
+    for name in names:
+        table[f"{name} rank"] = table[f"{name} rank"].astype("Int64")
+    return table
 
 
 TASK_COLUMNS = ["task", "test_set", "lang", "level", "corr_fcn", "avg_by", "human_translations", "gold", "refs",

@@ -146,6 +146,7 @@ class TaskSet:
     name: str
     tasks: tuple
     source: str  # what defines it: MTME's constructor or the YAML file
+    notes: tuple = ()  # how it departs from its definition (a design put on other data)
 
     @property
     def weights(self) -> list[float]:
@@ -213,6 +214,9 @@ def wmt25(lps=None, *, test_set: str = "wmt25", human=None, k: int = 1000, prima
 
 
 DESIGNS = {"wmt23": wmt23, "wmt24-on-wmt23": wmt24_on_wmt23, "wmt24": wmt24, "wmt25": wmt25}
+# Each design's own test set and pairs (what MTME's constructor runs it on).
+DESIGN_DATA = {"wmt23": ("wmt23", DEFAULT_PAIRS["wmt23"]), "wmt24-on-wmt23": ("wmt23", DEFAULT_PAIRS["wmt23"]),
+               "wmt24": ("wmt24", DEFAULT_PAIRS["wmt24"]), "wmt25": ("wmt25", DEFAULT_PAIRS["wmt25"])}
 
 
 def official_task_set(name: str, *, lps=None, test_set: str | None = None, human=None, k: int = 1000,
@@ -222,7 +226,20 @@ def official_task_set(name: str, *, lps=None, test_set: str | None = None, human
     kwargs = {"human": human, "k": k, "primary": primary}
     if test_set:
         kwargs["test_set"] = test_set
-    return DESIGNS[name](lps, **kwargs)
+    task_set = DESIGNS[name](lps, **kwargs)
+    own_set, own_pairs = DESIGN_DATA[name]
+    pairs = sorted({lp for t in task_set.tasks for lp in t.pairs})
+    if (task_set.tasks[0].test_set, pairs) != (own_set, sorted(own_pairs)):
+        if human is not None:
+            human_rule = f"human translations {'scored' if human else 'not scored'}"
+        elif task_set.tasks[0].test_set == own_set:
+            human_rule = "human translations scored as mt-metrics-eval's constructor scores them"
+        else:
+            human_rule = "human translations scored where a pair has several references"
+        task_set = replace(task_set, notes=(
+            f"the {name} design (mt-metrics-eval's on {own_set} {', '.join(own_pairs)}) put on "
+            f"{task_set.tasks[0].test_set} {', '.join(pairs)}; {human_rule}",))
+    return task_set
 
 
 TASK_KEYS = set(Task.__dataclass_fields__)
@@ -349,6 +366,7 @@ def load_pair(root: str | Path, test_set: str, lp: str, *, std_ref: str | None =
         deviations.append(f"{test_set} {lp}: standard reference {std_ref} instead of mt-metrics-eval's {info.std_ref}")
         info = replace(info, std_ref=std_ref)
     metrics = read_all_metric_scores(root, evalset)
+    stored = {m.basename for m in metrics}
     for folder in metric_dirs:
         more = read_all_metric_scores(Path(folder), evalset, folder=Path(folder) / lp)
         clash = sorted({m.name + "." + m.level for m in metrics} & {m.name + "." + m.level for m in more})
@@ -356,6 +374,10 @@ def load_pair(root: str | Path, test_set: str, lp: str, *, std_ref: str | None =
             raise InputError(Path(folder) / lp, f"metric scores {clash} are also stored in the root",
                              expected="each metric once")
         metrics += more
+    absent = sorted(info.primary_metrics - stored - {m.basename for m in metrics}, key=str.lower)
+    if absent:
+        deviations.append(f"{test_set} {lp}: {len(absent)} of mt-metrics-eval's {len(info.primary_metrics)} primary "
+                          f"metrics have no scores here: {', '.join(absent)}")
     return Pair(evalset, metrics, info, deviations)
 
 
@@ -389,6 +411,12 @@ def _prepare(task: Task, pair: Pair, level: str, extra: Mapping[str, Mapping[str
     if gold_name is None:
         raise InputError(Path(evalset.name) / "human-scores", f"MTME defines no standard {level}-level gold score "
                          f"for {evalset.name} {evalset.lp}", expected="gold: NAME in the task")
+    if task.gold and info.std_gold.get(level) and task.gold != info.std_gold[level]:
+        notes.append(f"{evalset.name} {evalset.lp}: {level}-level gold {task.gold} instead of mt-metrics-eval's "
+                     f"{info.std_gold[level]}")
+    elif task.gold and not info.std_gold.get(level):
+        notes.append(f"{evalset.name} {evalset.lp}: {level}-level gold {task.gold} as given (mt-metrics-eval "
+                     f"defines none)")
     human = task.human
     if human == "auto":
         human = len(evalset.reference_names) > 1
@@ -423,8 +451,13 @@ def _prepare(task: Task, pair: Pair, level: str, extra: Mapping[str, Mapping[str
             continue
         name = display_name(metric, info.primary_metrics)
         _add(metrics, name, metric, systems, notes, evalset.lp)
+    absent = [name for name, by_pair in extra.items() if evalset.lp not in by_pair]
+    if absent:
+        notes.append(f"{evalset.lp}: no scores of {', '.join(absent)}; left out of its tasks")
     for name, by_pair in extra.items():
-        metric = by_pair.get(evalset.lp, {}).get(level)
+        if name in absent:
+            continue
+        metric = by_pair[evalset.lp].get(level)
         if metric is None:
             notes.append(f"{evalset.lp}: {name} has no {level}-level scores; left out")
             continue
@@ -527,10 +560,11 @@ def average_values(results: Sequence[TaskResult], weights: Sequence[float]) -> d
 
 def run_task_set(task_set: TaskSet, root: str | Path, *, extra=None, seed: int = DEFAULT_SEED,
                  std_refs: Mapping | None = None, loaded: Mapping | None = None,
-                 metric_dirs: Sequence[str | Path] = ()) -> TaskSetResult:
+                 metric_dirs: Sequence[str | Path] = (), notes: Sequence[str] = ()) -> TaskSetResult:
     """Every task of ``task_set`` on the MTME root (task i draws with seed + i), the average and its
     significance clusters. ``extra``: the user's metrics, name -> lp -> level -> MetricScores;
-    ``loaded``: pairs read already, (test set, lp) -> Pair."""
+    ``loaded``: pairs read already, (test set, lp) -> Pair; ``notes``: the user's statements about the
+    data (e.g. systems it lacks), first among the notes."""
     pairs: dict[tuple, Pair] = dict(loaded or {})
     std_refs = std_refs or {}
     for task in task_set.tasks:
@@ -546,7 +580,7 @@ def run_task_set(task_set: TaskSet, root: str | Path, *, extra=None, seed: int =
         results.append(run_task(task, by_lp, seed=seed + index, extra=extra))
     deviations = [d for key in dict.fromkeys((t.test_set, lp) for t in task_set.tasks for lp in t.pairs)
                   for d in pairs[key].deviations]
-    notes = list(dict.fromkeys([*deviations, *(n for r in results for n in r.notes)]))
+    notes = list(dict.fromkeys([*notes, *task_set.notes, *deviations, *(n for r in results for n in r.notes)]))
     ran = [r for r in results if r.ranking is not None]
     if len(ran) < len(results):
         notes.append(f"{len(results) - len(ran)} task(s) did not run; the average is over none")

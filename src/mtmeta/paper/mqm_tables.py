@@ -253,6 +253,26 @@ def categories_table(categories: pd.DataFrame, counts: pd.DataFrame) -> pd.DataF
     return categories.merge(counts, on=["dataset", "lp", "restriction"], how="left")
 
 
+CATEGORY_COLUMNS = ["dataset", "lp", "metric", "restriction", "statistic", "grouping", "value", "n_items", "n_systems",
+                    "low", "high", "interval_method", "draws", "seed", "metric_signature", "errors", "segments"]
+
+
+def no_categories_table() -> pd.DataFrame:
+    """The category table of a study without an MQM error annotation: its columns, no rows."""
+    return pd.DataFrame(columns=CATEGORY_COLUMNS)
+
+
+def no_categories_markdown(pairs: list[tuple[str, str]]) -> str:
+    """The category page of a study without an MQM error annotation: why there is no analysis."""
+    listed = ", ".join(f"{d} {lp}" for d, lp in pairs)
+    return "\n".join([
+        "# Where metrics go blind: agreement with MQM restricted to one kind of error", "",
+        f"No error-category analysis: none of the study's MQM pairs ({listed}) has an MQM error annotation.",
+        "The analysis needs each error's category and severity (an eval set's `mqm-errors/<lp>.tsv`, which",
+        "mtmeta's assembly of the WMT21 TED sets writes from Google's annotation); mt-metrics-eval's layout",
+        "holds segment scores only. Config `paper.mqm.categories` names pairs that have one.", ""])
+
+
 def categories_markdown(table: pd.DataFrame) -> str:
     """Per pair: metrics (rows) x restrictions (columns), item-grouped Kendall with its interval."""
     lines = ["# Where metrics go blind: agreement with MQM restricted to one kind of error", "",

@@ -11,6 +11,7 @@
 - mt-metrics-eval's protocols: ``grouped`` (correlations over grouped systems x items matrices),
   ``kendall_counts`` (Kendall's statistics of many groups, compiled), ``kendall_like`` (WMT DA's
   Kendall-like tau), ``tie_calibration`` (acc_eq, tau_eq), ``system_pairs`` (protocols over pairs of
-  systems), ``permutation`` (permutation tests, significance clusters) and ``two_level_bootstrap``
+  systems), ``permutation`` (permutation tests, significance clusters), ``spa_draws`` (the
+  permutation draws of soft pairwise accuracy, shared by every pair of metrics) and ``two_level_bootstrap``
   (intervals resampling systems, segments or both).
 """

@@ -12,7 +12,9 @@ metric 2 > metric 1, so ours with a = metric 2, b = metric 1 is theirs).
   when no group is defined, as MTME's test does). p = #(draws with stat(a') - stat(b') >= observed
   difference) / draws. Draws are checked in blocks of ``block_size``: at each block's end the test
   stops if p < ``early_min`` or p > ``early_max`` (MTME's defaults: k = 1000, blocks of 1000, 0.02,
-  0.5; MTME's task runner uses blocks of 100).
+  0.5; MTME's task runner uses blocks of 100). On soft pairwise accuracy, :func:`spa_tests` runs every
+  test of a ranking together (:mod:`mtmeta.stats.spa_draws`: each metric's products once per block of
+  draws, shared by all its pairs), and compares draws with the observed difference as exact integers.
 - :func:`pairwise_perm_test` (MTME's ``PairwisePermutationSigDiff``) for tie-calibrated acc_eq and
   tau_eq: each metric keeps its own epsilon (calibrated on its raw scores unless given), and each
   draw swaps the two metrics' *verdicts on each pair of items* with probability 1/2. Only pairs where
@@ -51,9 +53,9 @@ from mtmeta.stats.grouped import (
 )
 from mtmeta.stats.kendall_counts import grouped_counts
 from mtmeta.stats.memory_limit import check_allocation, pairs_of
+from mtmeta.stats.spa_draws import SpaDraws, observed_counts
 from mtmeta.stats.system_pairs import (
     pairwise_accuracy,
-    pairwise_p_values,
     permutation_signs,
     pooled_pairwise_accuracy,
     soft_pairwise_accuracy,
@@ -63,6 +65,7 @@ from mtmeta.stats.tie_calibration import Pairs, calibrate, enumerate_pairs, valu
 DEFAULT_SEED = 12345
 PERM_STATISTICS = ("pearson", "spearman", "kendall", *KENDALL_VARIANTS, "accuracy", "spa")
 CELLS_PER_CHUNK = 20_000_000  # values materialised at once while evaluating draws
+SPA_CELLS_PER_CHUNK = 2_000_000  # float32 masked products per metric held at once (soft pairwise accuracy)
 
 
 @dataclass(frozen=True)
@@ -121,17 +124,12 @@ def _zscore(values: np.ndarray) -> np.ndarray:
 class _Evaluator:
     """The mean-over-groups statistic of many draws (rows) of permuted metric scores."""
 
-    def __init__(self, groups: Groups, statistic: str, epsilon: float, nan_as_zero: bool, n_systems: int = 0):
+    def __init__(self, groups: Groups, statistic: str, epsilon: float, nan_as_zero: bool):
         self.groups, self.statistic, self.epsilon, self.nan_as_zero = groups, statistic, epsilon, nan_as_zero
         sizes = groups.sizes
         self.buckets = [(np.flatnonzero(sizes == s), int(s)) for s in np.unique(sizes[sizes >= 2])]
-        if statistic == "spa":
-            self.n_systems = n_systems
-            self.gold_p = pairwise_p_values(groups.gold.reshape(n_systems, -1))
 
     def __call__(self, draws: np.ndarray) -> np.ndarray:
-        if self.statistic == "spa":
-            return self._spa(draws)
         if self.statistic == "accuracy":
             return self._accuracy(draws)
         values = np.full((len(draws), len(self.groups.sizes)), math.nan)
@@ -188,27 +186,6 @@ class _Evaluator:
             agree += same.sum(axis=(1, 2))
             pairs += len(which) * len(i)
         return agree / pairs if pairs else np.zeros(len(draws))
-
-    def _spa(self, draws: np.ndarray, batch: int = 64) -> np.ndarray:
-        """Soft pairwise accuracy of each draw, ``batch`` draws at a time: their systems' segment scores
-        go through one float32 product with MTME's permutation signs (a thin product per draw spends
-        its time in BLAS threads, not arithmetic). The observed value is computed as
-        :func:`soft_pairwise_accuracy` does; a draw's p-values may differ from a one-draw product in
-        the last float32 bit, which moves nothing but ties inside the null distribution."""
-        n = self.n_systems
-        i, j = np.triu_indices(n, k=1)
-        gold_p = self.gold_p[i, j]
-        segments = draws.shape[1] // n
-        signs = permutation_signs(segments)
-        out = np.empty(len(draws))
-        for start in range(0, len(draws), batch):
-            block = np.ascontiguousarray(draws[start:start + batch], dtype=np.float32).reshape(-1, segments)
-            totals = block.sum(axis=1).reshape(-1, n)  # draws x systems
-            null = np.matmul(signs, block.T).reshape(len(signs), -1, n)  # permutations x draws x systems
-            observed = totals[:, i] - totals[:, j]  # draws x pairs
-            p = np.count_nonzero(null[:, :, i] - null[:, :, j] >= observed, axis=0) / len(signs)
-            out[start:start + batch] = 1.0 - np.mean(np.abs(gold_p - p), axis=1)
-        return out
 
 
 def _distinct_last(values: np.ndarray) -> np.ndarray:
@@ -324,6 +301,8 @@ class _PermBoth:
              keys=(None, None)) -> PermutationResult:
         """The test of a > b; ``keys`` name the metrics, so that a ranking computes each metric's
         per-draw sums once (Pearson)."""
+        if self.statistic == "spa":
+            return spa_tests(self.gold, {"a": metric_a, "b": metric_b}, [("a", "b")], k, stopping, seed)[("a", "b")]
         groups_a, groups_b = self._layout(metric_a), self._layout(metric_b)
         za, zb = _zscore(groups_a.metric), _zscore(groups_b.metric)
         groups = Groups(groups_a.gold, za, groups_a.starts)
@@ -335,10 +314,7 @@ class _PermBoth:
             differences = calculator.differences(moments_a, moments_b)
             delta, null = float(differences[0]), differences[1:]
         else:
-            n_systems = self.gold.shape[0] if self.gold.ndim == 2 else len(self.gold)
-            if self.statistic == "spa":
-                self._check_spa_layout()
-            evaluate = _Evaluator(groups, self.statistic, self.epsilon, self.nan_as_zero, n_systems)
+            evaluate = _Evaluator(groups, self.statistic, self.epsilon, self.nan_as_zero)
             observed = evaluate(np.stack([za, zb]))
             delta = float(observed[0] - observed[1])
             null = np.empty(0)
@@ -356,9 +332,49 @@ class _PermBoth:
         n = draws_used(large, stopping)
         return PermutationResult(float(large[:n].mean()) if n else math.nan, delta, n, method, null[:n])
 
-    def _check_spa_layout(self):
-        if self.gold.ndim != 2 or np.isnan(self.gold).any():
-            raise ValueError("PERM-BOTH on soft pairwise accuracy needs a complete systems x segments gold matrix")
+
+def spa_tests(gold, metrics: Mapping[str, np.ndarray], pairs: list[tuple[str, str]], k: int,
+              stopping: EarlyStopping, seed: int) -> dict:
+    """PERM-BOTH on soft pairwise accuracy for each (a, b) of ``pairs`` (is a better?), all with the
+    masks of ``default_rng(seed)`` as :func:`perm_both` draws them, computed together
+    (:mod:`mtmeta.stats.spa_draws`: each metric's products once per block of draws, a pair's draws from
+    them). Each test stops early on its own, at block ends. Returns (a, b) -> PermutationResult."""
+    gold = np.asarray(gold, dtype=float)
+    if gold.ndim != 2 or np.isnan(gold).any():
+        raise ValueError("PERM-BOTH on soft pairwise accuracy needs a complete systems x segments gold matrix")
+    n, segments = gold.shape
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    z = {name: _zscore(layout(gold, metrics[name], "none").metric).reshape(n, segments) for name in names}
+    signs = permutation_signs(segments)
+    gold_counts = observed_counts(np.ascontiguousarray(gold, dtype=np.float32), signs)
+    masks = np.random.default_rng(seed).random((k, n * segments)) < 0.5
+    draws = SpaDraws(gold_counts, z, masks, len(signs))
+    scale = len(signs) * max(1, len(gold_counts))  # integer difference -> difference of soft accuracies
+    observed = {pair: draws.observed_difference(*pair) for pair in pairs}
+    null = {pair: [] for pair in pairs}
+    running = list(dict.fromkeys(pairs))
+    chunk = max(1, min(stopping.block_size, SPA_CELLS_PER_CHUNK // max(1, len(signs) * n)))
+    used = 0
+    while running and used < k:
+        block_end = min(k, (used // stopping.block_size + 1) * stopping.block_size)
+        end = min(block_end, used + chunk)
+        needed = dict.fromkeys(name for pair in running for name in pair)
+        masked = {name: draws.masked(name, used, end) for name in needed}
+        for pair in running:
+            null[pair].append(draws.differences(*pair, masked))
+        used = end
+        if used == block_end:
+            running = [pair for pair in running
+                       if draws_used(np.concatenate(null[pair]) >= observed[pair], stopping) >= used]
+    results = {}
+    for pair in pairs:
+        values = np.concatenate(null[pair]) if null[pair] else np.zeros(0, dtype=np.int64)
+        large = values >= observed[pair]
+        used = draws_used(large, stopping)
+        method = f"perm-both|spa|none|k:{k}|block:{stopping.block_size}|seed:{seed}"
+        results[pair] = PermutationResult(float(large[:used].mean()) if used else math.nan, observed[pair] / scale,
+                                          used, method, values[:used] / scale)
+    return results
 
 
 # --- pairwise permutation for tie-calibrated Kendall ---------------------------------------------
@@ -540,7 +556,15 @@ def rank_metrics(gold, metrics: Mapping[str, np.ndarray], statistic: str, *, ave
     else:
         tester = _PermBoth(gold, statistic, average_by, nan_as_zero, epsilon, set_sizes)
         method = f"perm-both|{statistic}|{average_by}|k:{k}|block:{stopping.block_size}|seed:{seed}"
-    if k:
+    if k and statistic == "spa":  # every pair at once: each metric's products serve all its pairs
+        tests = spa_tests(gold, metrics, [(order[i], order[j]) for i in range(n) for j in range(i + 1, n)], k,
+                          stopping, seed)
+        for i in range(n):
+            for j in range(i + 1, n):
+                result = tests[(order[i], order[j])]
+                p_values[i, j], draws[i, j] = result.p_value, result.draws
+                null_draws[(i, j)] = result.null
+    elif k:
         for i in range(n):
             for j in range(i + 1, n):
                 if calibrated:

@@ -125,15 +125,26 @@ def test_values_and_average_on_a_tiny_root(tmp_path):
 
 def test_the_command_prints_and_writes_the_tables(tmp_path, capsys):
     root = build_root(tmp_path / "root")
-    argv = ["tasks", "wmt23", "--root", str(root), "--k", "50", "--out", str(tmp_path / "out")]
+    argv = ["tasks", "wmt23", "--root", str(root), "--k", "50", "--out", str(tmp_path / "out"),
+            "--figure", str(tmp_path / "ranking.png")]
     assert main(argv) == 0
     first = capsys.readouterr().out
     assert "avg-corr" in first and "k=50, seed=12345" in first
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["average.tsv", "p_values.tsv", "run.json",
-                                                                    "table.tex", "table.tsv", "table.txt",
-                                                                    "tasks.tsv"]
+    assert first.endswith(f"command: mtmeta tasks wmt23 --root {root} --k 50 --seed 12345\n")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["average.tsv", "p_values.tsv", "ranking.tsv",
+                                                                    "run.json", "table.md", "table.tex", "table.tsv",
+                                                                    "table.txt", "tasks.tsv"]
+    assert (tmp_path / "out/table.txt").read_text() == first
     tasks = pd.read_csv(tmp_path / "out/tasks.tsv", sep="\t")
     assert len(tasks) == 20 and set(tasks["seed"]) == set(range(12345, 12355))
+    ranking = pd.read_csv(tmp_path / "out/ranking.tsv", sep="\t")
+    average = pd.read_csv(tmp_path / "out/average.tsv", sep="\t")
+    assert list(ranking["metric"]) == list(average["metric"]) and list(ranking["average"]) == list(average["average"])
+    assert list(ranking.columns[1:5]) == ["average", "average rank", "task1 en-de,he-en,zh-en sys acc",
+                                          "task1 en-de,he-en,zh-en sys acc rank"]
+    markdown = (tmp_path / "out/table.md").read_text()
+    assert "| metric | average | task1: en-de,he-en,zh-en sys acc |" in markdown and "k=50, seed=12345" in markdown
+    assert (tmp_path / "ranking.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(argv) == 0
     assert capsys.readouterr().out == first  # seeded: the same clusters on a rerun
     assert main(["tasks", "wmt23", "--root", str(root), "--k", "0", "--format", "latex"]) == 0
@@ -239,3 +250,39 @@ def test_a_users_scores_are_read_by_the_checked_reader(tmp_path):
     path.write_text("lp\tsystem\tscore\nen-de\tA\t1_000\n")
     with pytest.raises(InputError, match=r"mine.tsv:2: score '1_000' is not a number \(digit-group separators"):
         read_user_scores("mine", [path], {})
+
+
+def test_notes_state_the_departures_from_the_official_set_up(tmp_path, capsys):
+    root = build_root(tmp_path / "root")
+    result = run_task_set(official_task_set("wmt23", k=0), root)
+    primaries = [n for n in result.notes if "primary metrics have no scores here" in n]
+    assert len(primaries) == 3 and primaries[0].startswith("wmt23 en-de: 30 of mt-metrics-eval's 32 primary metrics")
+    assert not any("design" in n for n in result.notes)  # the design on its own data
+    moved = run_task_set(official_task_set("wmt23", lps=["en-de", "zh-en"], k=0), root)
+    assert moved.notes[0] == ("the wmt23 design (mt-metrics-eval's on wmt23 en-de, he-en, zh-en) put on wmt23 "
+                              "en-de, zh-en; human translations scored as mt-metrics-eval's constructor scores them")
+    # The user's statements come first; a gold other than MTME's standard one is a stated departure.
+    assert main(["tasks", "wmt23", "--root", str(root), "--k", "0", "--pairs", "en-de,zh-en", "--gold", "mqm",
+                 "--note", "a statement"]) == 0
+    out = capsys.readouterr().out
+    notes = [line for line in out.splitlines() if line.startswith("note: ")]
+    assert notes[0] == "note: a statement" and not any("gold" in n for n in notes)
+    assert "--gold mqm" in out.splitlines()[-1] and "--note 'a statement'" in out.splitlines()[-1]
+    (root / "wmt23/human-scores/en-de.mqm.sys.score").rename(root / "wmt23/human-scores/en-de.other.sys.score")
+    (root / "wmt23/human-scores/en-de.mqm.seg.score").rename(root / "wmt23/human-scores/en-de.other.seg.score")
+    assert main(["tasks", "wmt24", "--root", str(root), "--testset", "wmt23", "--pairs", "en-de", "--k", "0",
+                 "--gold", "other"]) == 0
+    assert "note: wmt23 en-de: seg-level gold other instead of mt-metrics-eval's mqm" in capsys.readouterr().out
+
+
+def test_a_user_metric_of_one_pair_is_one_note_per_other_pair(tmp_path, capsys):
+    root = build_root(tmp_path / "root")
+    rows = [{"lp": "en-de", "system": s, "seg_id": i, "score": float(i + len(s))}
+            for s in MT + ["refB", "synthetic_ref"] for i in range(1, N + 1)]
+    pd.DataFrame(rows).to_csv(tmp_path / "mine.tsv", sep="\t", index=False)
+    assert main(["tasks", "wmt23", "--root", str(root), "--k", "0", "--scores", f"Mine={tmp_path / 'mine.tsv'}"]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    assert [n for n in notes if "Mine" in n] == ["note: he-en: no scores of Mine; left out of its tasks",
+                                                 "note: zh-en: no scores of Mine; left out of its tasks",
+                                                 "note: left out of pooled accuracy (not on every pair): Mine",
+                                                 "note: not in every task, so not averaged: Mine"]

@@ -172,18 +172,52 @@ def test_pooled_accuracy_over_sets():
         pm.perm_both(gold, a, b, "accuracy", set_sizes=[3, 3])
 
 
-def test_soft_pairwise_accuracy_draws_in_batches_equal_one_by_one():
-    from mtmeta.stats.grouped import layout
-    from mtmeta.stats.permutation import _Evaluator
-    from mtmeta.stats.system_pairs import pairwise_p_values
+def test_soft_pairwise_accuracy_draws_from_shared_products_equal_one_product_per_draw():
+    """spa_draws rebuilds each mixture's signed sums from the two metrics' own masked products; the
+    integer differences equal those of MTME's one float32 product per mixture (continuous scores: no
+    comparison within rounding of a tie)."""
+    from mtmeta.stats.spa_draws import SpaDraws, observed_counts
+    from mtmeta.stats.system_pairs import pairwise_p_values, permutation_signs
 
     rng = np.random.default_rng(0)
-    gold = rng.choice([-0.1, -1.1, -5.3, 0.0, -25.0], size=(6, 80))
-    evaluate = _Evaluator(layout(gold, gold, "none"), "spa", 0.0, False, 6)
-    draws = rng.normal(size=(70, 480))  # more than one batch of 64
-    upper = np.triu_indices(6, 1)
-    one_by_one = [1 - np.mean(np.abs(evaluate.gold_p - pairwise_p_values(d.reshape(6, -1)))[upper]) for d in draws]
-    assert np.allclose(evaluate(draws), one_by_one, rtol=0, atol=1e-12)
+    n, segments, draws = 7, 90, 150  # more draws than one chunk of SpaDraws.masked below
+    gold = rng.choice([-0.1, -1.1, -5.3, 0.0, -25.0], size=(n, segments))
+    a, b = gold + rng.normal(size=gold.shape), gold + 3 * rng.normal(size=gold.shape)
+    z = {"a": (a - a.mean()) / a.std(), "b": (b - b.mean()) / b.std()}
+    signs = permutation_signs(segments)
+    gold_counts = observed_counts(gold.astype(np.float32), signs)
+    upper = np.triu_indices(n, 1)
+    assert np.array_equal(gold_counts / 1000, pairwise_p_values(gold)[upper])
+    masks = rng.random((draws, n * segments)) < 0.5
+    shared = SpaDraws(gold_counts, z, masks)
+    got = np.concatenate([shared.differences("a", "b", {m: shared.masked(m, start, end) for m in "ab"})
+                          for start, end in ((0, 64), (64, draws))])
+    za, zb = z["a"].astype(np.float32), z["b"].astype(np.float32)
+    want = []
+    for mask in masks.reshape(draws, n, segments):
+        a_mix, b_mix = np.where(mask, za, zb), np.where(mask, zb, za)
+        want.append(np.abs(gold_counts - observed_counts(b_mix, signs)).sum()
+                    - np.abs(gold_counts - observed_counts(a_mix, signs)).sum())
+    assert np.array_equal(got, want)
+    assert shared.observed_difference("a", "b") == (np.abs(gold_counts - observed_counts(zb, signs)).sum()
+                                                    - np.abs(gold_counts - observed_counts(za, signs)).sum())
+
+
+def test_spa_ranking_tests_every_pair_as_perm_both_alone():
+    """A ranking runs all its soft-pairwise-accuracy tests together; each equals the test of its pair
+    alone (same masks, its own early stopping)."""
+    rng = np.random.default_rng(2)
+    gold = rng.choice([-0.1, -1.1, -5.3, 0.0, -25.0], size=(6, 60))
+    metrics = {f"m{i}": gold + s * rng.normal(size=gold.shape) for i, s in enumerate((0.5, 1.0, 1.05, 6.0))}
+    stopping = pm.EarlyStopping(50, 0.02, 0.5)
+    ranking = pm.rank_metrics(gold, metrics, "spa", k=200, stopping=stopping, seed=7)
+    for i in range(4):
+        for j in range(i + 1, 4):
+            alone = pm.perm_both(gold, metrics[ranking.names[i]], metrics[ranking.names[j]], "spa", k=200,
+                                 stopping=stopping, seed=7)
+            assert (ranking.p_values[i, j], ranking.draws[i, j]) == (alone.p_value, alone.draws)
+            assert np.array_equal(ranking.null_draws[(i, j)], alone.null)
+    assert ranking.draws[0, 3] == 50 and ranking.draws.max() == 200  # one stopped early, one did not
 
 
 def test_perm_both_on_soft_pairwise_accuracy():
