@@ -51,7 +51,7 @@ test-cluster: setup
 # The first command brings the study and the report's pages up to date (`make study` leaves the pages
 # out, so that a rerun of one metric does not remake them; on a finished study they take seconds).
 report: setup
-	$(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS) all report_pages
+	$(BIN)/snakemake all report_pages --cores $(CORES) $(STUDY_ARGS)
 	$(BIN)/snakemake --report report.html $(STUDY_ARGS)
 
 # The report in a real headless Chromium: as root, install Debian's chromium and chromium-driver if missing,
