@@ -103,8 +103,12 @@ def ranking_figure(result: TaskSetResult, outputs: list[str | Path], title: str 
     for side in ("left", "right", "bottom", "top"):
         grid.spines[side].set_visible(False)
     grid.tick_params(axis="x", length=0)
-    top_title(fig, title or f"{result.task_set.name}: metrics ranked by the weighted average of {n_tasks} "
-                             f"tasks; (n) and colour: significance cluster (1 = top)", MIN_FONT + 2)
+    # The title names the data and the human signal: a design's name alone does not say what it ran on.
+    test_sets = ", ".join(dict.fromkeys(t.task.test_set for t in result.tasks))
+    golds = ", ".join(dict.fromkeys(str(g) for t in result.tasks for g in str(t.gold).split(",")))
+    top_title(fig, title or f"{result.task_set.name} design on {test_sets} (human scores: {golds}): metrics ranked "
+                             f"by the weighted average of {n_tasks} tasks; (n) and colour: significance cluster "
+                             f"(1 = top)", MIN_FONT + 2)
     fig.text(0.5, 0.1 / height, "\n".join(footer_lines), ha="center", va="bottom", fontsize=MIN_FONT + 1,
              color="0.25")
     save(fig, outputs)
