@@ -447,6 +447,11 @@ def check_paper(config: dict, check_metric) -> None:
             if config["datasets"][dataset]["kind"] != "mtme":
                 raise ConfigError(f"paper.mqm.categories names {target}, which is not an mt-metrics-eval (mtme) "
                                   "dataset with an MQM error annotation")
+        for target in paper["mqm"].get("crowd", []):
+            dataset, _ = target_of(target, "paper.mqm.crowd")
+            if config["datasets"][dataset]["kind"] != "mtme":
+                raise ConfigError(f"paper.mqm.crowd names {target}, which is not an mt-metrics-eval (mtme) "
+                                  "dataset with MQM and WMT's DA (human scores wmt-z and wmt-raw)")
     if "sensitivity" in paper:
         where = "paper.sensitivity"
         section = paper["sensitivity"]

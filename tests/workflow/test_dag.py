@@ -76,6 +76,7 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["export_metric_scores"] == 8
     assert counts["paper_mqm"] == 1
     assert counts["ceiling_levels"] == 2  # the human ceiling on the two three-rater WMT23 sets
+    assert counts["crowd_levels"] == 2  # WMT21 news zh-en and en-ru: DA scored as a metric against MQM
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
     # The Meteor settings on WMT12, the WMT13 dev subset and WMT14, English->Czech.

@@ -175,6 +175,9 @@ CATEGORY_LPS = [target_pair(t) for t in config["paper"].get("mqm", {}).get("cate
 # The pairs with several human ratings of the same outputs (WMT23 side-by-side MQM, three raters per
 # segment): the human ceiling beside the metrics (rule ceiling_levels).
 RATER_LPS = [(d, lp) for d, lp in MTME_LPS if DATASETS[d]["evalset"].get("assemble") == "wmt23"]
+# The pairs with both crowd DA and MQM (config paper.mqm.crowd): DA scored as a metric against MQM
+# beside the metrics (rule crowd_levels).
+CROWD_LPS = [target_pair(t) for t in config["paper"].get("mqm", {}).get("crowd", [])]
 
 
 def evaluation_pairs(metric_id):

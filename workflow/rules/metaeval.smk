@@ -289,6 +289,37 @@ if RATER_LPS:
             "../scripts/ceiling_levels.py"
 
 
+if CROWD_LPS:
+
+    rule crowd_levels:
+        # Where a set has both WMT's crowd DA and MQM: each DA variant scored as a metric against MQM,
+        # every metric on the same systems and segments, and the chance level of each
+        # (mtmeta.metaeval.crowd); for the MQM protocol table.
+        input:
+            summary="results/datasets/{dataset}/{lp}/summary.json",
+            human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
+            human_segments="results/datasets/{dataset}/{lp}/human_segments.parquet",
+            segments=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.seg.parquet"
+                                        for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+            systems=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.sys.tsv"
+                                       for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+        output:
+            "results/metaeval/crowd/{dataset}/{lp}.tsv",
+        params:
+            metrics=lambda wildcards: [metric_entry(m) for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+            draws=config["chance"]["draws"],
+            seed=config["bootstrap"]["seed"],
+        log:
+            "results/logs/crowd_levels/{dataset}/{lp}.log",
+        benchmark:
+            "results/benchmarks/crowd_levels/{dataset}/{lp}.tsv"
+        resources:
+            mem_mb=1000,
+            runtime=10,
+        script:
+            "../scripts/crowd_levels.py"
+
+
 rule tables:
     localrule: True
     input:

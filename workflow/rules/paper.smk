@@ -311,6 +311,7 @@ if "mqm" in PAPER and MTME_LPS:
             system_level=rules.collect_system_level.output.tsv,
             ranks=rules.test_significance.output.ranks,
             ceilings=[f"results/metaeval/ceiling/{d}/{lp}.tsv" for d, lp in RATER_LPS],
+            crowds=[f"results/metaeval/crowd/{d}/{lp}.tsv" for d, lp in CROWD_LPS],
         output:
             protocols="results/paper/mqm_protocols.tsv",
             protocols_md="results/paper/mqm_protocols.md",

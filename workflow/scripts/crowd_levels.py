@@ -1,0 +1,34 @@
+"""Rule crowd_levels: on a set with both WMT's crowd DA and MQM, each DA variant scored as a metric
+against MQM, every metric on the same systems and segments, and the chance level of each
+(mtmeta.metaeval.crowd.crowd_levels), from the prepared human scores and the study's score tables."""
+
+import logging
+
+import pandas as pd
+
+from mtmeta.io import read_tsv, write_tsv
+from mtmeta.logsetup import configure
+from mtmeta.metaeval.crowd import crowd_levels
+from mtmeta.metrics.spec import MetricSpec
+
+
+def main(snakemake):
+    configure(snakemake.log[0])
+    inputs, params, wildcards = snakemake.input, snakemake.params, snakemake.wildcards
+    metrics = {}
+    for entry, segments, systems in zip(params.metrics, inputs.segments, inputs.systems, strict=True):
+        spec = MetricSpec.of(entry)
+        sign = 1.0 if spec.higher_is_better else -1.0
+        grid = pd.read_parquet(segments).pivot(index="system", columns="seg_id", values="score") * sign
+        metrics[spec.id] = (read_tsv(systems).set_index("system")["score"] * sign, grid)
+    table = crowd_levels(wildcards.lp, read_tsv(inputs.human_scores), pd.read_parquet(inputs.human_segments), metrics,
+                         seed=params.seed, draws=params.draws)
+    left_out = table["left_out"].iloc[0] if len(table) else ""
+    logging.getLogger("mtmeta").info("%s %s: %d systems with MQM and DA, %d segments with both%s", wildcards.dataset,
+                                     wildcards.lp, table["systems"].iloc[0], table["segments"].iloc[0],
+                                     f"; MQM but no DA or no metric score (left out): {left_out}" if left_out else "")
+    table.insert(0, "dataset", wildcards.dataset)
+    write_tsv(table, snakemake.output[0])
+
+
+main(snakemake)  # noqa: F821
