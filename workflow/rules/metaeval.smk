@@ -149,6 +149,34 @@ rule collect_segment_level:
         "../scripts/collect_tables.py"
 
 
+if ANNOTATED_LPS:
+
+    rule judgment_levels:
+        # The WMT12-14 segment-level table between chance and a second annotator: each pair's judgments
+        # of one comparison by different annotators scored against each other under the Kendall
+        # variants, each metric's value and chance level beside them (mtmeta.metaeval.annotators).
+        # One job for every pair: the agreement is counts, not pairs, and costs little.
+        input:
+            segment_level=rules.collect_segment_level.output.tsv,
+            comparisons=prepared("comparisons.parquet", ANNOTATED_LPS),
+            sources=[item for pair in annotated_pairs() for item in source_inputs(pair["source"])],
+            segments=[path for pair in annotated_pairs() for path in pair["segments"]],
+        output:
+            tsv="results/correlations/segment_levels.tsv",
+            markdown="results/correlations/segment_levels.md",
+        params:
+            pairs=annotated_pairs(),
+        log:
+            "results/logs/judgment_levels.log",
+        benchmark:
+            "results/benchmarks/judgment_levels.tsv"
+        resources:
+            mem_mb=2000,
+            runtime=10,
+        script:
+            "../scripts/judgment_levels.py"
+
+
 rule test_significance:
     input:
         summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
@@ -325,6 +353,7 @@ rule tables:
     input:
         rules.collect_system_level.output.tsv,
         rules.collect_segment_level.output.tsv if JUDGED_LPS else [],
+        rules.judgment_levels.output if ANNOTATED_LPS else [],
         rules.collect_system_bootstrap.output.tsv,
         rules.collect_protocols.output.tsv,
         rules.test_significance.output,

@@ -11,6 +11,7 @@
 add_report_pages("exclusions", rules.collect_exclusions.output, "Data")
 add_report_pages("system_level", rules.collect_system_level.output, "Correlations")
 add_report_pages("segment_level", rules.collect_segment_level.output if JUDGED_LPS else [], "Correlations")
+add_report_pages("segment_levels", rules.judgment_levels.output if ANNOTATED_LPS else [], "Correlations")
 add_report_pages("system_scatter", expand("results/figures/system_scatter.{metric}.png", metric=FIGURE_METRICS),
                  "Figures", labels=lambda path: {"metric": Path(path).name[len("system_scatter."):-len(".png")]})
 add_report_pages("sweep", expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["png", "best.tsv"]),

@@ -10,6 +10,7 @@ import math
 import pandas as pd
 
 from mtmeta.io import markdown_table
+from mtmeta.stats.ceiling import headroom_share
 
 # The protocols of the summary table: (column, level, statistic, grouping, aggregation), all with the
 # human translations left out (the WMT21 metrics task's primary setting).
@@ -33,14 +34,6 @@ TWO_RATERS = "one rater held out: mean of the other two"
 ONE_RATER = "one rater vs mean of two"  # the human level's ``who`` in the ceiling tables
 CROWD = "mqm, on the systems and segments DA covers"  # the gold of the DA-against-MQM rows
 CROWD_HUMAN = "wmt-z"  # the DA variant whose value is the human level of the headroom share
-
-
-def headroom_share(value: float, chance: float, human: float) -> float:
-    """The share of the headroom between chance and the human ceiling a metric closes,
-    (metric - chance) / (human - chance); NaN where the human is not above chance."""
-    if any(pd.isna(v) for v in (value, chance, human)) or human <= chance:
-        return math.nan
-    return (value - chance) / (human - chance)
 
 
 def _primary(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
