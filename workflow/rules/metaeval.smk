@@ -166,6 +166,7 @@ if ANNOTATED_LPS:
             markdown="results/correlations/segment_levels.md",
         params:
             pairs=annotated_pairs(),
+            bootstrap=config["bootstrap"],
         log:
             "results/logs/judgment_levels.log",
         benchmark:
@@ -306,6 +307,7 @@ if RATER_LPS:
             metrics=lambda wildcards: [metric_entry(m) for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
             draws=config["chance"]["draws"],
             seed=config["bootstrap"]["seed"],
+            bootstrap=config["bootstrap"]["draws"],
         log:
             "results/logs/ceiling_levels/{dataset}/{lp}.log",
         benchmark:
@@ -337,6 +339,7 @@ if CROWD_LPS:
             metrics=lambda wildcards: [metric_entry(m) for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
             draws=config["chance"]["draws"],
             seed=config["bootstrap"]["seed"],
+            bootstrap=config["bootstrap"]["draws"],
         log:
             "results/logs/crowd_levels/{dataset}/{lp}.log",
         benchmark:

@@ -35,7 +35,8 @@ def main(snakemake):
             metrics[spec.id] = (pd.read_parquet(path, columns=["system", "seg_id", "score"]), spec.higher_is_better)
         rows = segment_level[(segment_level["dataset"] == dataset) & (segment_level["lp"] == lp)]
         table = pair_levels(dataset, lp, pd.read_parquet(comparisons), judges, pair["format"] == "wmt_ranking_csv",
-                            metrics, rows)
+                            metrics, rows, draws=snakemake.params.bootstrap["draws"],
+                            seed=snakemake.params.bootstrap["seed"])
         first = table.iloc[0]
         log.info("%s %s: %d pairs of judgments of %d comparisons judged more than once (annotators %s; %d "
                  "same-annotator pairs and %d judgments without an id left out)", dataset, lp,

@@ -134,6 +134,14 @@ def _level_columns(out: dict, who: str, mine: pd.DataFrame, human_who: str) -> d
         human = float(levels.at[human_who, "value"])
         out.update({column: value, f"{column}_chance": level, f"{column}_human": human,
                     f"{column}_share": headroom_share(value, level, human)})
+        # The intervals (bootstrap over the segments) where the levels table has them.
+        for key, row_who, bound in ((column, who, "low"), (column, who, "high"),
+                                    (f"{column}_chance", f"permuted {who}", "low"),
+                                    (f"{column}_chance", f"permuted {who}", "high"),
+                                    (f"{column}_human", human_who, "low"), (f"{column}_human", human_who, "high"),
+                                    (f"{column}_share", who, "share_low"), (f"{column}_share", who, "share_high")):
+            if bound in levels:
+                out[f"{key}_{bound.removeprefix('share_')}"] = float(levels.at[row_who, bound])
         if column == "seg_acc_eq":
             out[f"{column}_chance_se"] = float(levels.at[f"permuted {who}", "standard_error"])
             if "every pair tied" in levels.index:
@@ -233,9 +241,37 @@ def _chance_text(row, column: str) -> str:
     return text
 
 
-def _share_text(share: float) -> str:
-    """`` 42%`` after a value (nothing where the share is undefined; a share that rounds to zero is 0%)."""
-    return "" if pd.isna(share) else f" {round(share, 2) + 0.0:.0%}"
+def _share_text(share: float, low: float = math.nan, high: float = math.nan) -> str:
+    """`` 42%`` after a value (nothing where the share is undefined; a share that rounds to zero is 0%),
+    with its interval `` (30–55%)`` where there is one."""
+    if pd.isna(share):
+        return ""
+    return f" {round(share, 2) + 0.0:.0%}" + _interval_text(low, high, "{:.0%}")
+
+
+def _interval_text(low: float, high: float, form: str = "{:.3f}") -> str:
+    """`` (low–high)``, nothing where the interval is undefined."""
+    if pd.isna(low) or pd.isna(high):
+        return ""
+    return f" ({form.format(round(low, 3) + 0.0)}–{form.format(round(high, 3) + 0.0)})"
+
+
+def _metric_cell(row, column: str) -> str:
+    """A metric's value [chance] and share of the headroom with its interval, in a levels block."""
+    value = row[column]
+    if pd.isna(value):
+        return "n/a"
+    return (f"{value:.3f}" + _chance_text(row, column)
+            + _share_text(row.get(f"{column}_share", math.nan), row.get(f"{column}_share_low", math.nan),
+                          row.get(f"{column}_share_high", math.nan)))
+
+
+def _human_cell(row, column: str, key: str) -> str:
+    """A human level in bold with its interval."""
+    value = row.get(key, math.nan)
+    if pd.isna(value):
+        return "n/a"
+    return f"**{value:.3f}**" + _interval_text(row.get(f"{key}_low", math.nan), row.get(f"{key}_high", math.nan))
 
 
 def _two_rater_markdown(two: pd.DataFrame, labels: dict) -> list[str]:
@@ -246,17 +282,13 @@ def _two_rater_markdown(two: pd.DataFrame, labels: dict) -> list[str]:
     lines = ["Against a second human: each segment's three raters, one held out (seeded rule, the three rotations "
              "averaged); the", "human row is the held-out rater against the mean of the other two, each metric is "
              "scored against the", "same means; value [c] and the share of the headroom it closes, (metric - c) / "
-             "(human - c).", "",
+             "(human - c); (low–high): 95%", "percentile interval over bootstrap draws of the segments (the same draws "
+             "for every row; none for seg Kendall, which is not grouped).", "",
              "| against the mean of two raters | " + " | ".join(labels[c] for c in columns) + " |",
              "|---|" + "---:|" * len(columns),
-             "| **human: one rater** | " + " | ".join(f"**{first[f'{c}_human']:.3f}**" for c in columns) + " |"]
+             "| **human: one rater** | " + " | ".join(_human_cell(first, c, f"{c}_human") for c in columns) + " |"]
     for _, row in two.iterrows():
-        cells = []
-        for column in columns:
-            value, share = row[column], row.get(f"{column}_share", math.nan)
-            cells.append("n/a" if pd.isna(value) else f"{value:.3f}" + _chance_text(row, column)
-                         + _share_text(share))
-        lines.append(f"| {row['metric']} | " + " | ".join(cells) + " |")
+        lines.append(f"| {row['metric']} | " + " | ".join(_metric_cell(row, c) for c in columns) + " |")
     return lines + [""]
 
 
@@ -275,18 +307,15 @@ def _crowd_markdown(crowd: pd.DataFrame, labels: dict) -> list[str]:
              "each metric is scored on the same systems and cells. `wmt-z`: each judge's scores standardised, then "
              f"averaged (WMT21's official DA); `wmt-raw`: the 0-100 scores averaged. value [c] and the share of "
              f"the headroom up to DA's level ({CROWD_HUMAN}), (metric - c) / (DA - c); DA is no ceiling (a share "
-             "above 100% is a metric agreeing with MQM better than the crowd).", "",
+             "above 100% is a metric agreeing with MQM better than the crowd); (low–high): 95% percentile interval "
+             "over bootstrap draws of the segments (none for seg Kendall).", "",
              "| against MQM | " + " | ".join(labels[c] for c in columns) + " |", "|---|" + "---:|" * len(columns)]
     for _, row in humans.iterrows():
-        cells = ["n/a" if pd.isna(row[c]) else f"**{row[c]:.3f}**" + _chance_text(row, c) for c in columns]
+        cells = ["n/a" if pd.isna(row[c]) else f"**{row[c]:.3f}**" + _chance_text(row, c)
+                 + _interval_text(row.get(f"{c}_low", math.nan), row.get(f"{c}_high", math.nan)) for c in columns]
         lines.append(f"| **human: DA ({row['metric']})** | " + " | ".join(cells) + " |")
     for _, row in metrics.iterrows():
-        cells = []
-        for column in columns:
-            value, share = row[column], row.get(f"{column}_share", math.nan)
-            cells.append("n/a" if pd.isna(value) else f"{value:.3f}" + _chance_text(row, column)
-                         + _share_text(share))
-        lines.append(f"| {row['metric']} | " + " | ".join(cells) + " |")
+        lines.append(f"| {row['metric']} | " + " | ".join(_metric_cell(row, c) for c in columns) + " |")
     return lines + [""]
 
 

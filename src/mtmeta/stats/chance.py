@@ -396,3 +396,26 @@ def permutation_level(gold, metric, statistic: str | Callable[[Groups], float], 
         return ChanceEstimate(math.nan, math.nan, 0, seed)
     return ChanceEstimate(float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values))), len(values),
                           seed)
+
+
+def permutation_item_values(gold, metric, *, draws: int = 1000, seed: int = 12345) -> tuple[ChanceEstimate,
+                                                                                              np.ndarray]:
+    """:func:`permutation_level` of tie-calibrated acc_eq grouped by item (the same draws, the same
+    estimate), and each draw's per-item acc_eq at that draw's calibrated epsilon (draws x items, NaN
+    for an item with fewer than two rated cells): what a bootstrap over items re-weights."""
+    if draws < 2:
+        raise ValueError(f"need at least 2 permutation draws, got {draws}")
+    groups = layout(gold, metric, "item")
+    rng = np.random.default_rng(seed)
+    values, per_item = [], []
+    for _ in range(draws):
+        permuted = permute_within_groups(groups, rng)
+        calibration = calibrate(enumerate_pairs(permuted), "acc_eq")
+        values.append(calibration.value)
+        per_item.append(group_values(permuted, "acc_eq", calibration.epsilon))
+    values = np.array(values, dtype=float)
+    finite = np.isfinite(values)
+    used = values[finite]
+    estimate = (ChanceEstimate(float(used.mean()), float(used.std(ddof=1) / math.sqrt(len(used))), len(used), seed)
+                if len(used) >= 2 else ChanceEstimate(math.nan, math.nan, len(used), seed))
+    return estimate, np.array(per_item)[finite]

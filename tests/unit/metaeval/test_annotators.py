@@ -113,3 +113,30 @@ def test_pair_levels_put_the_second_annotator_beside_each_metric():
     untied = annotators.pair_levels("wmt13", "de-en", _comparisons(), None, False, {"m": (scores, True)},
                                     segment_level)
     assert "every level but WMT13's is an upper bound" in annotators.levels_markdown(untied)
+
+
+def test_per_segment_counts_add_up_to_the_statistics_and_the_intervals_are_seeded():
+    scores = pd.DataFrame([("A", 1, 0.5), ("B", 1, 0.4), ("C", 1, 0.1), ("A", 2, 0.2), ("B", 2, 0.3), ("C", 2, 0.9)],
+                          columns=["system", "seg_id", "score"])
+    result, _ = annotators.annotator_agreement(_comparisons(), JUDGES)
+    totals = result["segment_counts"].sum()
+    assert [int(totals[c]) for c in annotators.COUNT_COLUMNS] == [result[c] for c in annotators.COUNT_COLUMNS]
+    from mtmeta.metaeval.segment_level import pairwise_deltas
+
+    counts, exact = annotators._metric_segments(_comparisons(), scores, True, np.array([1, 2]))
+    human, delta = pairwise_deltas(_comparisons(), scores)
+    value = annotators.statistics_of(counts.sum(axis=0))
+    for variant in ("wmt12", "wmt13", "wmt14"):
+        assert value[f"tau_{variant}"] == pytest.approx(pairwise.wmt_kendall(human, delta, variant))
+    assert value["acc_eq"] == pytest.approx(pairwise.acc_eq(human, delta))
+    segment_level = pd.DataFrame([{"metric": "m", **{k: v for k, v in value.items()}, "chance_tau_wmt12": -0.1,
+                                   "chance_tau_wmt13": 0.0, "chance_tau_wmt13_se": 0.01, "chance_tau_wmt14": 0.0,
+                                   "chance_tau_b": 0.0, "chance_tau_b_se": 0.01, "chance_acc_eq": 0.4}])
+    first = annotators.pair_levels("wmt12", "cs-en", _comparisons(), JUDGES, True, {"m": (scores, True)},
+                                   segment_level, draws=200, seed=3)
+    pd.testing.assert_frame_equal(first, annotators.pair_levels("wmt12", "cs-en", _comparisons(), JUDGES, True,
+                                                                {"m": (scores, True)}, segment_level, draws=200,
+                                                                seed=3))
+    row = first[(first["level"] == "metric") & (first["statistic"] == "tau_wmt13")].iloc[0]
+    assert (row["chance_low"], row["chance_high"]) == pytest.approx((-0.0196, 0.0196))  # permutation: ± 1.96 se
+    assert set(first["draws"]) == {200} and set(first["seed"]) == {3}

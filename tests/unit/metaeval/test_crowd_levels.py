@@ -77,3 +77,36 @@ def test_a_system_without_a_metric_score_is_left_out():
     corpus, grid = metrics["m"]
     systems, left_out = crowd.crowd_systems(human, {"m": (corpus.drop("B"), grid)})
     assert (systems, left_out) == (["A", "C", "D"], ["B", "E"])
+
+
+def test_intervals_resample_the_segments_for_da_the_metric_and_chance():
+    human, segments, metrics = _tables()
+    plain = crowd.crowd_levels("zh-en", human, segments, metrics, seed=1, draws=20)
+    table = crowd.crowd_levels("zh-en", human, segments, metrics, seed=1, draws=20, bootstrap=300)
+    pd.testing.assert_series_equal(plain["value"], table["value"])
+    row = table.set_index(["statistic", "who"])
+    for name in ("system_accuracy", "system_pearson", "segment_acc_eq"):
+        for who in ("wmt-z", "m", "permuted m"):
+            assert row.loc[(name, who), "low"] <= row.loc[(name, who), "high"]
+            assert row.loc[(name, who), "interval_draws"] == 300
+    assert not np.isnan(row.loc[("system_accuracy", "m"), "share_low"]) or np.isnan(
+        row.loc[("system_accuracy", "m"), "share_high"])
+    assert np.isnan(row.loc[("system_accuracy", "wmt-z"), "share_low"])  # DA is the human level: no share
+    assert np.isnan(row.loc[("segment_kendall", "m"), "low"])  # no interval without grouping
+    pd.testing.assert_frame_equal(table, crowd.crowd_levels("zh-en", human, segments, metrics, seed=1, draws=20,
+                                                            bootstrap=300))
+
+
+def test_a_metric_with_a_reaggregation_is_re_aggregated_per_draw():
+    human, segments, metrics = _tables()
+    corpus, grid = metrics["m"]
+    calls = []
+
+    def reaggregate(counts):
+        calls.append(counts.shape)
+        return np.broadcast_to(corpus.loc[["A", "B", "C", "D"]].to_numpy(), (len(counts), 4)) * 1.0
+
+    table = crowd.crowd_levels("zh-en", human, segments, {"m": (corpus, grid, reaggregate)}, seed=1, draws=5,
+                               bootstrap=50)
+    assert calls and calls[0] == (50, 6)  # draws x the pair's segments
+    assert table["interval_draws"].max() == 50

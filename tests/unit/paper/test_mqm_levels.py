@@ -90,3 +90,20 @@ def test_crowd_rows_score_da_as_a_metric_beside_the_metrics():
     assert "on the 8 MT systems with both" in text and "(left out, MQM without DA: X, Y)" in text
     assert "| **human: DA (wmt-z)** | **0.750** [0.500] | **0.000** [0.000] |" in text
     assert "| chrf | 0.700 [0.500] 80% | 0.180 [0.000] |" in text
+
+
+def test_intervals_of_the_human_level_and_the_share_are_shown():
+    ceilings = _ceilings()
+    human = (ceilings["level"] == "human") & (ceilings["statistic"] == "system_accuracy")
+    ceilings.loc[human, ["low", "high"]] = [0.9, 0.99]
+    bleu = (ceilings["who"] == "bleu") & (ceilings["statistic"] == "system_accuracy")
+    ceilings.loc[bleu, ["low", "high", "share_low", "share_high"]] = [0.7, 0.9, 0.4, 0.9]
+    summaries = {("sxs", "zh-en"): {"human_scores": ["mqm"], "reference": "refA"}}
+    clusters = pd.DataFrame(columns=["dataset", "lp", "metric", "level", "statistic", "rank"])
+    table = mqm.protocols_table(_protocols(), clusters, summaries, ceilings)
+    bleu_two = table[(table["gold"] == mqm.TWO_RATERS) & (table["metric"] == "bleu")].iloc[0]
+    assert (bleu_two["sys_accuracy_low"], bleu_two["sys_accuracy_share_low"], bleu_two["sys_accuracy_human_high"]) == (
+        0.7, 0.4, 0.99)
+    text = mqm.protocols_markdown(table, None)
+    assert "| **human: one rater** | **0.950** (0.900–0.990) | **0.600** |" in text
+    assert "| bleu | 0.800 [0.500] 67% (40%–90%) |" in text
