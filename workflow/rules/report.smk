@@ -36,6 +36,8 @@ add_report_pages("sensitivity", expand(rules.paper_sensitivity.output, zip, data
                                        lp=[lp for _, lp in SENSITIVITY_TARGETS]) if SENSITIVITY else [],
                  "Paper", "Sensitivity")
 add_report_pages("mqm", paper_outputs("paper_mqm", "mqm" in PAPER and MTME_LPS), "Paper", "MQM")
+add_report_pages("levels", paper_outputs("paper_levels", ANNOTATED_LPS and "mqm" in PAPER and MTME_LPS), "Paper",
+                 "Between chance and a human")
 add_report_pages("official", paper_outputs("paper_official_wmt12", OFFICIAL), "Paper", "Official WMT12 record")
 add_report_pages("ledger", rules.paper_ledger.output, "Paper", "Ledger")
 

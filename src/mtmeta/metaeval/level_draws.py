@@ -9,7 +9,8 @@ levels of the same draw.
 
 - System level (Pearson, Kendall, pairwise accuracy): every system score re-aggregated from the
   drawn segments: a human score as the mean of its drawn rated segments, a metric's corpus score from
-  its sufficient statistics (``reaggregate``; the mean of its segment scores where it has none). The
+  its sufficient statistics (``reaggregate``; held fixed where none is given, as for a user's metric
+  whose statistics are not known). The
   chance level of pairwise accuracy (its formula from the drawn scores' ties) is recomputed in each
   draw; that of a correlation is 0 in every draw.
 - Segment-level acc_eq grouped by item with tie calibration: each item's acc_eq at the calibrated
