@@ -78,6 +78,10 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # mt-metrics-eval's task sets: WMT23 on WMT21 news and on the side-by-side sets, WMT24 on news and TED.
     assert counts["official_tasks"] == 4
     assert counts["ceiling_levels"] == 2  # the human ceiling on the two three-rater WMT23 sets
+    assert counts["crowd_levels"] == 2  # WMT21 news zh-en and en-ru: DA scored as a metric against MQM
+    # The WMT12-14 pairs with WMT's own judgments (not the WMT13 dev subset): one job for all.
+    assert counts["judgment_levels"] == 1
+    assert counts["paper_levels"] == 1  # both eras between chance and a human
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
     # The Meteor settings on WMT12, the WMT13 dev subset and WMT14, English->Czech.
@@ -98,7 +102,9 @@ def test_the_report_has_a_page_for_every_table_and_figure(repo, tmp_path):
     assert counts["report_system_level"] == counts["report_segment_level"] == counts["report_ledger"] == 2
     assert counts["report_overview"] == 3 and counts["report_mqm"] == 11 and counts["report_meteor_tuning"] == 7
     assert counts["report_official_tasks"] == 3 * counts["official_tasks"] == 12  # TSV, Markdown, figure
-    assert sum(n for rule, n in counts.items() if rule.startswith("report_") and rule != "report_pages") == 132
+    assert counts["report_segment_levels"] == 2  # WMT12-14 between chance and a second annotator
+    assert counts["report_levels"] == 5  # between chance and a human: two TSVs, Markdown, two figures
+    assert sum(n for rule, n in counts.items() if rule.startswith("report_") and rule != "report_pages") == 139
 
 
 def test_paper_target_builds_every_artefact(repo, tmp_path):

@@ -179,6 +179,27 @@ CATEGORY_LPS = ([target_pair(t) for t in config["paper"]["mqm"]["categories"]]
 # The pairs with several human ratings of the same outputs (WMT23 side-by-side MQM, three raters per
 # segment): the human ceiling beside the metrics (rule ceiling_levels).
 RATER_LPS = [(d, lp) for d, lp in MTME_LPS if DATASETS[d]["evalset"].get("assemble") == "wmt23"]
+# The WMT12-14 pairs whose judgments come from WMT's own files (the 5-way ranking CSV, with annotator
+# ids, or the mirror's pairwise preferences): a second annotator as the human level of the
+# segment-level table (rule judgment_levels). The WMT13 dev subset's ranks (a course's derivation)
+# and the evaluator set's labels (one per item) have no repeated WMT judgments.
+ANNOTATED_FORMATS = ("wmt_ranking_csv", "pairwise_tsv")
+ANNOTATED_LPS = [(d, lp) for d, lp in JUDGED_LPS if DATASETS[d]["kind"] == "wmt"
+                 and PLANS[judgment_source(DATASETS[d], lp)].format in ANNOTATED_FORMATS]
+
+
+def annotated_pairs():
+    """Per annotated pair: its judgment source and format, its metrics and their segment score files."""
+    return [{"dataset": d, "lp": lp, "source": judgment_source(DATASETS[d], lp),
+             "format": PLANS[judgment_source(DATASETS[d], lp)].format,
+             "metrics": [metric_entry(m) for m in METRICS_FOR[(d, lp)]],
+             "segments": [f"results/scores/{d}/{lp}/{m}.seg.parquet" for m in METRICS_FOR[(d, lp)]]}
+            for d, lp in ANNOTATED_LPS]
+
+
+# The pairs with both crowd DA and MQM (config paper.mqm.crowd): DA scored as a metric against MQM
+# beside the metrics (rule crowd_levels).
+CROWD_LPS = [target_pair(t) for t in config["paper"].get("mqm", {}).get("crowd", [])]
 
 
 def evaluation_pairs(metric_id):

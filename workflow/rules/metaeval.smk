@@ -149,6 +149,35 @@ rule collect_segment_level:
         "../scripts/collect_tables.py"
 
 
+if ANNOTATED_LPS:
+
+    rule judgment_levels:
+        # The WMT12-14 segment-level table between chance and a second annotator: each pair's judgments
+        # of one comparison by different annotators scored against each other under the Kendall
+        # variants, each metric's value and chance level beside them (mtmeta.metaeval.annotators).
+        # One job for every pair: the agreement is counts, not pairs, and costs little.
+        input:
+            segment_level=rules.collect_segment_level.output.tsv,
+            comparisons=prepared("comparisons.parquet", ANNOTATED_LPS),
+            sources=[item for pair in annotated_pairs() for item in source_inputs(pair["source"])],
+            segments=[path for pair in annotated_pairs() for path in pair["segments"]],
+        output:
+            tsv="results/correlations/segment_levels.tsv",
+            markdown="results/correlations/segment_levels.md",
+        params:
+            pairs=annotated_pairs(),
+            bootstrap=config["bootstrap"],
+        log:
+            "results/logs/judgment_levels.log",
+        benchmark:
+            "results/benchmarks/judgment_levels.tsv"
+        resources:
+            mem_mb=2000,
+            runtime=10,
+        script:
+            "../scripts/judgment_levels.py"
+
+
 rule test_significance:
     input:
         summaries=prepared("summary.json", SYSTEM_LEVEL_LPS),
@@ -278,6 +307,7 @@ if RATER_LPS:
             metrics=lambda wildcards: [metric_entry(m) for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
             draws=config["chance"]["draws"],
             seed=config["bootstrap"]["seed"],
+            bootstrap=config["bootstrap"]["draws"],
         log:
             "results/logs/ceiling_levels/{dataset}/{lp}.log",
         benchmark:
@@ -289,11 +319,44 @@ if RATER_LPS:
             "../scripts/ceiling_levels.py"
 
 
+if CROWD_LPS:
+
+    rule crowd_levels:
+        # Where a set has both WMT's crowd DA and MQM: each DA variant scored as a metric against MQM,
+        # every metric on the same systems and segments, and the chance level of each
+        # (mtmeta.metaeval.crowd); for the MQM protocol table.
+        input:
+            summary="results/datasets/{dataset}/{lp}/summary.json",
+            human_scores="results/datasets/{dataset}/{lp}/human_scores.tsv",
+            human_segments="results/datasets/{dataset}/{lp}/human_segments.parquet",
+            segments=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.seg.parquet"
+                                        for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+            systems=lambda wildcards: [f"results/scores/{wildcards.dataset}/{wildcards.lp}/{m}.sys.tsv"
+                                       for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+        output:
+            "results/metaeval/crowd/{dataset}/{lp}.tsv",
+        params:
+            metrics=lambda wildcards: [metric_entry(m) for m in METRICS_FOR[(wildcards.dataset, wildcards.lp)]],
+            draws=config["chance"]["draws"],
+            seed=config["bootstrap"]["seed"],
+            bootstrap=config["bootstrap"]["draws"],
+        log:
+            "results/logs/crowd_levels/{dataset}/{lp}.log",
+        benchmark:
+            "results/benchmarks/crowd_levels/{dataset}/{lp}.tsv"
+        resources:
+            mem_mb=1000,
+            runtime=10,
+        script:
+            "../scripts/crowd_levels.py"
+
+
 rule tables:
     localrule: True
     input:
         rules.collect_system_level.output.tsv,
         rules.collect_segment_level.output.tsv if JUDGED_LPS else [],
+        rules.judgment_levels.output if ANNOTATED_LPS else [],
         rules.collect_system_bootstrap.output.tsv,
         rules.collect_protocols.output.tsv,
         rules.test_significance.output,

@@ -313,6 +313,7 @@ if "mqm" in PAPER and MTME_LPS:
             system_level=rules.collect_system_level.output.tsv,
             ranks=rules.test_significance.output.ranks,
             ceilings=[f"results/metaeval/ceiling/{d}/{lp}.tsv" for d, lp in RATER_LPS],
+            crowds=[f"results/metaeval/crowd/{d}/{lp}.tsv" for d, lp in CROWD_LPS],
         output:
             protocols="results/paper/mqm_protocols.tsv",
             protocols_md="results/paper/mqm_protocols.md",
@@ -336,6 +337,35 @@ if "mqm" in PAPER and MTME_LPS:
             runtime=10,
         script:
             "../scripts/paper_mqm.py"
+
+
+if ANNOTATED_LPS and "mqm" in PAPER and MTME_LPS:
+
+    rule paper_levels:
+        # Between chance and a human, per era: the metrics indistinguishable from chance at segment
+        # level, the best metric's distance from a human level, one figure per era (mtmeta.paper.levels).
+        input:
+            segment_levels=rules.judgment_levels.output.tsv,
+            protocols=rules.collect_protocols.output.tsv,
+            ceilings=[f"results/metaeval/ceiling/{d}/{lp}.tsv" for d, lp in RATER_LPS],
+            crowds=[f"results/metaeval/crowd/{d}/{lp}.tsv" for d, lp in CROWD_LPS],
+        output:
+            chance="results/paper/levels_chance.tsv",
+            headroom="results/paper/levels_headroom.tsv",
+            markdown="results/paper/levels.md",
+            rankings_png="results/paper/levels_rankings.png",
+            rankings_pdf="results/paper/levels_rankings.pdf",
+            mqm_png="results/paper/levels_mqm.png",
+            mqm_pdf="results/paper/levels_mqm.pdf",
+        log:
+            "results/logs/paper_levels.log",
+        benchmark:
+            "results/benchmarks/paper_levels.tsv"
+        resources:
+            mem_mb=1000,
+            runtime=10,
+        script:
+            "../scripts/paper_levels.py"
 
 
 if OFFICIAL:
@@ -465,6 +495,7 @@ rule paper:
         paper_outputs("paper_softbleu", SOFTBLEU),
         paper_outputs("paper_wmt_baselines", WMT_BASELINES),
         paper_outputs("paper_mqm", "mqm" in PAPER and MTME_LPS),
+        paper_outputs("paper_levels", ANNOTATED_LPS and "mqm" in PAPER and MTME_LPS),
         paper_outputs("paper_official_wmt12", OFFICIAL),
         official_tasks_outputs(),
         [f"results/paper/sensitivity_{d}_{lp}.{ext}" for d, lp in SENSITIVITY_TARGETS for ext in ("tsv", "md", "png")],

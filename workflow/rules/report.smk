@@ -11,6 +11,7 @@
 add_report_pages("exclusions", rules.collect_exclusions.output, "Data")
 add_report_pages("system_level", rules.collect_system_level.output, "Correlations")
 add_report_pages("segment_level", rules.collect_segment_level.output if JUDGED_LPS else [], "Correlations")
+add_report_pages("segment_levels", rules.judgment_levels.output if ANNOTATED_LPS else [], "Correlations")
 add_report_pages("system_scatter", expand("results/figures/system_scatter.{metric}.png", metric=FIGURE_METRICS),
                  "Figures", labels=lambda path: {"metric": Path(path).name[len("system_scatter."):-len(".png")]})
 add_report_pages("sweep", expand("results/sweeps/{sweep}.{ext}", sweep=config["sweeps"], ext=["png", "best.tsv"]),
@@ -35,6 +36,8 @@ add_report_pages("sensitivity", expand(rules.paper_sensitivity.output, zip, data
                                        lp=[lp for _, lp in SENSITIVITY_TARGETS]) if SENSITIVITY else [],
                  "Paper", "Sensitivity")
 add_report_pages("mqm", paper_outputs("paper_mqm", "mqm" in PAPER and MTME_LPS), "Paper", "MQM")
+add_report_pages("levels", paper_outputs("paper_levels", ANNOTATED_LPS and "mqm" in PAPER and MTME_LPS), "Paper",
+                 "Between chance and a human")
 add_report_pages("official", paper_outputs("paper_official_wmt12", OFFICIAL), "Paper", "Official WMT12 record")
 add_report_pages("official_tasks", official_tasks_outputs(), "Paper", "Official task sets")
 add_report_pages("ledger", rules.paper_ledger.output, "Paper", "Ledger")

@@ -5,8 +5,8 @@ files. The paper's table (TSV, Markdown) is the --out directory's ranking.tsv an
 
 import logging
 
-from mtmeta.logsetup import configure
 from mtmeta.app.study_tasks import write_official_tasks
+from mtmeta.logsetup import configure
 
 
 def main(snakemake):

@@ -20,7 +20,8 @@ def main(snakemake):
     protocols = protocols[[(d, lp) in summaries for d, lp in zip(protocols["dataset"], protocols["lp"], strict=True)]]
     clusters, global_accuracy = read_tsv(inputs.clusters), read_tsv(inputs.global_accuracy)
     ceilings = read_tsvs(inputs.ceilings) if inputs.ceilings else None
-    table = mqm_tables.protocols_table(protocols, clusters, summaries, ceilings)
+    crowds = read_tsvs(inputs.crowds) if inputs.crowds else None
+    table = mqm_tables.protocols_table(protocols, clusters, summaries, ceilings, crowds)
     write_tsv(table, out.protocols)
     write_text(out.protocols_md, mqm_tables.protocols_markdown(table, global_accuracy))
     ranking_figure(mqm_tables.ranking_panels(protocols, clusters, global_accuracy), [out.ranking_png, out.ranking_pdf])

@@ -213,6 +213,28 @@ def _records(table: pd.DataFrame) -> list[dict]:
              for key, value in row.items()} for row in table.to_dict(orient="records")]
 
 
+def _levels_text(levels, name: str, f) -> list[str]:
+    """Per human level the pair has: each statistic's human level (with its interval), the metric, its
+    chance level and the share of the headroom it closes (levels.tsv has every row and interval)."""
+    import pandas as pd
+
+    lines = []
+    for against, group in levels.groupby("against", sort=False):
+        lines.append(f"  between chance and a human ({against}; levels.tsv):")
+        for statistic, rows in group.groupby("statistic", sort=False):
+            human = rows[rows["level"] == "human"].iloc[0]
+            mine = rows[(rows["level"] == "metric") & (rows["who"] == name)]
+            level = rows[(rows["level"] == "chance") & (rows["who"] == f"permuted {name}")]
+            if not len(mine):
+                continue
+            interval = "" if pd.isna(human["low"]) else f" [{f(human['low'])}, {f(human['high'])}]"
+            share = mine["share"].iloc[0]
+            lines.append(f"    {statistic:<16} human ({human['who']}) {f(human['value'])}{interval}  yours "
+                         f"{f(mine['value'].iloc[0])}  chance {f(level['value'].iloc[0]) if len(level) else 'n/a'}  "
+                         f"share {'n/a' if pd.isna(share) else f'{share:.0%}'}")
+    return lines
+
+
 def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -> str:
     """A reader's summary of one pair: correlations with intervals, segment-level agreement, the
     metric among the built-in ones (WMT-style ranks) and its significant wins and losses."""
@@ -242,6 +264,8 @@ def _evaluation_text(dataset: str, lp: str, name: str, evaluation, width: int) -
         seg = tables["segment_level"].iloc[0]
         lines.append(f"  segment level ({seg['n_comparisons']} comparisons): tau_wmt12 {f(seg['tau_wmt12'])}  "
                      f"tau_wmt14 {f(seg['tau_wmt14'])}  tau_b {f(seg['tau_b'])}  acc_eq {f(seg['acc_eq'])}")
+    if "levels" in tables:
+        lines += _levels_text(tables["levels"], name, f)
     ranks, pairs = tables["ranks"], tables["williams"]
     lines.append(f"  ranks by Pearson with {ranks['human_score'].iloc[0]} ({ranks['test'].iloc[0]}):")
     for row in ranks.itertuples():

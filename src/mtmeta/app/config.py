@@ -446,6 +446,11 @@ def check_paper(config: dict, check_metric) -> None:
             if config["datasets"][dataset]["kind"] != "mtme":
                 raise ConfigError(f"paper.mqm.categories names {target}, which is not an mt-metrics-eval (mtme) "
                                   "dataset with an MQM error annotation")
+        for target in paper["mqm"].get("crowd", []):
+            dataset, _ = target_of(target, "paper.mqm.crowd")
+            if config["datasets"][dataset]["kind"] != "mtme":
+                raise ConfigError(f"paper.mqm.crowd names {target}, which is not an mt-metrics-eval (mtme) "
+                                  "dataset with MQM and WMT's DA (human scores wmt-z and wmt-raw)")
     for name, spec in paper.get("official_tasks", {}).get("sets", {}).items():
         where = f"paper.official_tasks.sets.{name}"
         ds = config["datasets"].get(spec["dataset"])

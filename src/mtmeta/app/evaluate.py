@@ -15,7 +15,11 @@ from mtmeta.metaeval.user_metric_tables import Evaluation, evaluate_pair, segmen
 from mtmeta.metrics.spec import MetricSpec
 from mtmeta.metrics.user_metric import ExternalScores
 
-TABLES = ["system_level", "bootstrap", "segment_level", "williams", "meng", "ranks", "protocols", "clusters"]
+TABLES = ["system_level", "bootstrap", "segment_level", "williams", "meng", "ranks", "protocols", "clusters", "levels"]
+# The levels table (where the eval set has a human level): per statistic, the human level, the user's
+# metric, its chance level and the share of the headroom it closes (``against`` says which human).
+LEVEL_COLUMNS = ["dataset", "lp", "against", "statistic", "level", "who", "value", "standard_error", "low", "high",
+                 "share", "share_low", "share_high", "note"]
 
 
 def signature_of(name: str, higher_is_better: bool, system_file, segment_file) -> str:
@@ -164,12 +168,130 @@ def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, sys
                           if (pair_dir / "human_segments.parquet").is_file() else None)
         translations = (read_tsv(pair_dir / "human_translations.tsv")
                         if (pair_dir / "human_translations.tsv").is_file() else None)
-        evaluations[(dataset, lp)] = evaluate_pair(
-            summary, read_tsv(pair_dir / "human_scores.tsv"), comparisons, metric, systems, segments, builtins,
+        human = read_tsv(pair_dir / "human_scores.tsv")
+        evaluation = evaluate_pair(
+            summary, human, comparisons, metric, systems, segments, builtins,
             draws=draws, seed=seed, alpha=1 - confidence, level=config["significance_level"],
             human_segments=human_segments, human_translations=translations,
-            permutations=config["permutation"]["draws"], permutation_seed=config["permutation"]["seed"])
+            permutations=config["permutation"]["draws"], permutation_seed=config["permutation"]["seed"],
+            chance_draws=config["chance"]["draws"])
+        levels = user_levels(config, results, dataset, lp, name, higher_is_better, systems, segments, evaluation,
+                             human, human_segments, draws=draws, seed=seed, alpha=1 - confidence)
+        if levels is not None:
+            evaluation.tables["levels"] = levels
+        evaluations[(dataset, lp)] = evaluation
     return evaluations
+
+
+def user_levels(config: dict, results: Path, dataset: str, lp: str, name: str, higher_is_better: bool,
+                systems: pd.DataFrame, segments: pd.DataFrame | None, evaluation, human: pd.DataFrame,
+                human_segments: pd.DataFrame | None, *, draws: int, seed: int, alpha: float) -> pd.DataFrame | None:
+    """The human level beside the user's metric, where the pair has one (None otherwise): on a WMT12-14
+    pair, the second annotator of the study's results/correlations/segment_levels.tsv beside the
+    metric's segment-level values and chance levels; on a three-rater set, one rater against the mean of
+    the other two with the metric against the same means (mtmeta.metaeval.ceiling_levels.rater_levels); on a
+    pair of config paper.mqm.crowd, WMT's DA scored as a metric against MQM
+    (mtmeta.metaeval.crowd.crowd_levels). Needs the metric's segment scores; the intervals of the last
+    two resample the segments with the metric's system scores held fixed (its statistics are not known)."""
+    if segments is None:
+        return None
+    frames = []
+    if "segment_level" in evaluation.tables:
+        frames.append(_second_annotator(results, dataset, lp, name, evaluation.tables["segment_level"].iloc[0]))
+    sign = 1.0 if higher_is_better else -1.0
+    corpus = systems.set_index("system")["score"] * sign
+    grid = segments.pivot(index="system", columns="seg_id", values="score") * sign
+    ds = config["datasets"][dataset]
+    if ds["kind"] == "mtme" and "assemble" in ds["evalset"]:
+        from mtmeta.data.prepare import evalset_root
+
+        root = evalset_root(ds, results.parent / "resources", results / "evalsets")
+        raters = root / ds["testset"] / f"{lp}.raters.tsv"
+        if raters.is_file():
+            frames.append(_three_raters(config, raters, lp, name, corpus, grid, draws, seed, alpha))
+    if f"{dataset}/{lp}" in config["paper"].get("mqm", {}).get("crowd", []) and human_segments is not None:
+        frames.append(_crowd(config, lp, name, corpus, grid, human, human_segments, draws, seed, alpha))
+    frames = [frame for frame in frames if frame is not None and len(frame)]
+    if not frames:
+        return None
+    table = pd.concat(frames, ignore_index=True)
+    table["dataset"], table["lp"] = dataset, lp
+    return table.reindex(columns=LEVEL_COLUMNS)
+
+
+def _second_annotator(results: Path, dataset: str, lp: str, name: str, row: pd.Series) -> pd.DataFrame | None:
+    """The study's second annotator on a WMT12-14 pair beside the user's segment-level values and their
+    chance levels (from its segment_level row), with the share of the headroom."""
+    from mtmeta.metaeval.annotators import HUMAN, TABLE_STATISTICS
+    from mtmeta.stats.ceiling import headroom_share
+
+    path = results / "correlations" / "segment_levels.tsv"
+    if not path.is_file():
+        return None
+    study = read_tsv(path)
+    human = study[(study["dataset"] == dataset) & (study["lp"] == lp) & (study["level"] == "human")]
+    if not len(human):
+        return None
+    human = human.set_index("statistic")
+    first = human.iloc[0]
+    note = (f"{int(first['judgment_pairs'])} pairs of judgments of {int(first['repeated_comparisons'])} comparisons "
+            f"judged more than once; annotators {first['annotators']}; ties {first['ties']}")
+    rows = []
+    for statistic in TABLE_STATISTICS:
+        level = float(row.get(f"chance_{statistic}", float("nan")))
+        se = float(row.get(f"chance_{statistic}_se", 0.0)) if f"chance_{statistic}_se" in row else 0.0
+        rows += [{"against": HUMAN, "statistic": statistic, "level": "human", "who": HUMAN,
+                  "value": human.at[statistic, "value"], "low": human.at[statistic, "low"],
+                  "high": human.at[statistic, "high"], "note": note},
+                 {"against": HUMAN, "statistic": statistic, "level": "metric", "who": name,
+                  "value": float(row[statistic]),
+                  "share": headroom_share(float(row[statistic]), level, float(human.at[statistic, "value"]))},
+                 {"against": HUMAN, "statistic": statistic, "level": "chance", "who": f"permuted {name}",
+                  "value": level, "standard_error": se}]
+    return pd.DataFrame(rows)
+
+
+def _with_shares(table: pd.DataFrame, human_who: str, against: str) -> pd.DataFrame:
+    """A levels table (ceiling or crowd rows) with each metric row's share of the headroom up to
+    ``human_who``'s level, and ``against``."""
+    from mtmeta.stats.ceiling import headroom_share
+
+    table = table.copy()
+    table["against"] = against
+    value = table.set_index(["statistic", "who"])["value"]
+    shares = []
+    for _, row in table.iterrows():
+        if row["level"] != "metric":
+            shares.append(float("nan"))
+            continue
+        chance = value.get((row["statistic"], f"permuted {row['who']}"), float("nan"))
+        shares.append(headroom_share(row["value"], chance, value.get((row["statistic"], human_who), float("nan"))))
+    table["share"] = shares
+    if "left_out" in table:
+        table["note"] = [f"left out: {v}" if isinstance(v, str) and v else "" for v in table["left_out"]]
+    return table
+
+
+def _three_raters(config: dict, raters_path: Path, lp: str, name: str, corpus: pd.Series, grid: pd.DataFrame,
+                  draws: int, seed: int, alpha: float) -> pd.DataFrame:
+    from mtmeta.metaeval.ceiling_levels import ALL_STATISTICS, rater_levels
+
+    raters = read_tsv(raters_path)
+    systems = sorted(set(raters["system"]) & set(corpus.dropna().index))
+    seg_ids = sorted(raters["seg_id"].unique())
+    table = rater_levels(lp, raters, systems, seg_ids, {name: (corpus, grid)}, seed=seed,
+                         draws=max(2, config["chance"]["draws"] // 3), statistics=ALL_STATISTICS, bootstrap=draws,
+                         alpha=alpha)
+    return _with_shares(table, "one rater vs mean of two", "one rater held out: mean of the other two")
+
+
+def _crowd(config: dict, lp: str, name: str, corpus: pd.Series, grid: pd.DataFrame, human: pd.DataFrame,
+           human_segments: pd.DataFrame, draws: int, seed: int, alpha: float) -> pd.DataFrame:
+    from mtmeta.metaeval.crowd import CROWD, crowd_levels
+
+    table = crowd_levels(lp, human, human_segments, {name: (corpus, grid)}, seed=seed, draws=config["chance"]["draws"],
+                         bootstrap=draws, alpha=alpha)
+    return _with_shares(table, CROWD[0], "mqm, DA scored as a metric (crowd against experts)")
 
 
 def import_scores(config: dict, metric_id: str, segment_files: dict[tuple[str, str], str | Path]) -> dict:

@@ -98,8 +98,8 @@ def write_official_tasks(spec: Mapping, out: str | Path, table: str | Path, mark
     import shutil
 
     from mtmeta.app.cli import build_parser
-    from mtmeta.paper.task_figures import ranking_figure
     from mtmeta.app.tasks_cli import run_tasks, write_out
+    from mtmeta.paper.task_figures import ranking_figure
 
     out = Path(out)
     scores = user_score_files(out / "scores", spec["external"])

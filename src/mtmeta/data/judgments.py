@@ -69,6 +69,9 @@ class Judgments:
     # Segments given as several candidate lines (the test set repeats a sentence): the rows use the
     # first; the caller must check that the candidates hold identical text. (lp, candidates, line)
     ambiguous: list[tuple[str, tuple[int, ...], int]] = field(default_factory=list)
+    # Who judged each task (its ``task`` value -> the annotator's id), where the format records it
+    # (the WMT ranking CSV's judgeId); empty otherwise. For inter-annotator agreement.
+    judges: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_rows(cls, rows: list[tuple], report: Report, tasks: dict[str, int]) -> Judgments:
@@ -136,6 +139,7 @@ def read_wmt_ranking_csv(path: str | Path, lps: set[str] | None = None) -> Judgm
     blanks: dict[str, int] = defaultdict(int)
     seen: set[tuple[str, ...]] = set()
     repeated: dict[str, int] = defaultdict(int)
+    judges: dict[str, str] = {}
     for number, record in enumerate(reader, start=2):
         if not record or all(not cell.strip() for cell in record):
             continue
@@ -166,6 +170,7 @@ def read_wmt_ranking_csv(path: str | Path, lps: set[str] | None = None) -> Judgm
             ranked.append((system, rank))
         tasks[lp] += 1
         task = f"line {number}"
+        judges[task] = record[index["judgeId"]].strip()
         for (sys_a, rank_a), (sys_b, rank_b) in combinations(ranked, 2):
             rows.append((lp, seg_id, sys_a, sys_b, _outcome_lower_better(rank_a, rank_b), task))
     for lp, count in sorted(blanks.items()):
@@ -176,7 +181,9 @@ def read_wmt_ranking_csv(path: str | Path, lps: set[str] | None = None) -> Judgm
         # resubmitted task, or one judgment written twice; the file cannot tell which.
         report.add("duplicate_row", f"{lp}: ranking rows identical to an earlier row in every field", count,
                    "kept: each counted as the file gives it (no field tells a resubmission from a copy)", str(path))
-    return Judgments.from_rows(rows, report, tasks)
+    judgments = Judgments.from_rows(rows, report, tasks)
+    judgments.judges = judges
+    return judgments
 
 
 # ---------------------------------------------------------------------------------------------

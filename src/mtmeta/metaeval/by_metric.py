@@ -80,7 +80,8 @@ def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed:
                                                           seed=seed))
         if pair.judged:
             frames["segment_level"].append(segment_level_agreement(pair.summary, pair.comparisons, pair.segments,
-                                                                   spec.id, spec.higher_is_better))
+                                                                   spec.id, spec.higher_is_better,
+                                                                   chance_draws=chance_draws, seed=seed))
     return {name: _concat(frames[name], columns) for name, columns in TABLES.items()}
 
 

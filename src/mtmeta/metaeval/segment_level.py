@@ -1,4 +1,14 @@
-"""Segment-level agreement of metric scores with pairwise human comparisons."""
+"""Segment-level agreement of metric scores with pairwise human comparisons.
+
+Beside every statistic, its chance level (``chance_<statistic>``; :func:`mtmeta.stats.chance.judgment_chance`):
+what the metric's own segment scores, permuted among the systems of each segment, score in
+expectation, the human labels (ties included) kept. Exact where a formula exists; WMT13's Kendall
+and tau-b, whose denominators are random once the metric can tie, from ``chance_draws`` seeded
+permutations (``chance_tau_wmt13_se``, ``chance_tau_b_se``: their Monte-Carlo standard errors; 0 and
+no draws where the metric never ties). Tie-calibrated acc_eq has none here (a calibration per draw on
+every comparison costs too much); ``floor`` is the acc_eq of a metric tying every comparison (the
+share of human ties), which calibration can always reach.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +17,14 @@ import pandas as pd
 SEGMENT_LEVEL_COLUMNS = [
     "dataset", "lp", "metric", "n_comparisons", "n_human_ties", "tau_wmt12", "tau_wmt13", "tau_wmt14", "tau_b",
     "tau_eq", "acc_eq", "acc_eq_calibrated", "epsilon", "three_way_accuracy", "description", "metric_signature",
+    "chance_tau_wmt12", "chance_tau_wmt13", "chance_tau_wmt13_se", "chance_tau_wmt14", "chance_tau_b",
+    "chance_tau_b_se", "chance_tau_eq", "chance_acc_eq", "chance_three_way_accuracy", "chance_draws", "chance_seed",
+    "floor",
 ]  # fmt: skip
+CHANCE_DRAWS = 100  # permutation draws of the chance levels of WMT13's Kendall and tau-b
+# The table's column of each statistic of mtmeta.stats.chance.JUDGMENT_TABLE.
+CHANCE_COLUMNS = {"wmt12": "tau_wmt12", "wmt13": "tau_wmt13", "wmt14": "tau_wmt14", "tau_b": "tau_b",
+                  "tau_eq": "tau_eq", "acc_eq": "acc_eq", "three_way_accuracy": "three_way_accuracy"}
 
 
 def pairwise_deltas(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, higher_is_better: bool = True):
@@ -31,9 +48,31 @@ def pairwise_deltas(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, hig
     return human, np.asarray(delta, dtype=float)
 
 
+def chance_levels(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, human: np.ndarray, draws: int = CHANCE_DRAWS,
+                  seed: int = 12345) -> dict:
+    """The ``chance_*`` columns of one metric on one pair (:func:`mtmeta.stats.chance.judgment_chance`),
+    its segment scores permuted among all the pair's systems of each segment."""
+    from mtmeta.stats import chance
+
+    grid = segment_scores.pivot(index="system", columns="seg_id", values="score")
+    if grid.isna().to_numpy().any():
+        raise ValueError("the segment table does not score every system on every segment; the chance level "
+                         "permutes a segment's scores among its systems")
+    levels = chance.judgment_chance(grid.to_numpy(float), grid.columns.get_indexer(comparisons["seg_id"]),
+                                    grid.index.get_indexer(comparisons["sys_a"]),
+                                    grid.index.get_indexer(comparisons["sys_b"]), human, draws=draws, seed=seed)
+    row = {f"chance_{CHANCE_COLUMNS[name]}": estimate.value for name, estimate in levels.items()}
+    row.update(chance_tau_wmt13_se=levels["wmt13"].standard_error, chance_tau_b_se=levels["tau_b"].standard_error,
+               chance_draws=max(levels["wmt13"].draws, levels["tau_b"].draws), chance_seed=seed,
+               floor=float(np.mean(human == 0)) if len(human) else float("nan"))
+    return row
+
+
 def segment_level_agreement(summary: dict, comparisons: pd.DataFrame, segment_scores: pd.DataFrame, metric_id: str,
-                            higher_is_better: bool = True) -> pd.DataFrame:
-    """Agreement of one metric's segment scores with every pairwise human comparison of a dataset x lp."""
+                            higher_is_better: bool = True, chance_draws: int = CHANCE_DRAWS,
+                            seed: int = 12345) -> pd.DataFrame:
+    """Agreement of one metric's segment scores with every pairwise human comparison of a dataset x lp,
+    each statistic with its chance level (:func:`chance_levels`)."""
     from mtmeta.stats import pairwise
 
     signatures = segment_scores["signature"].unique()
@@ -54,5 +93,6 @@ def segment_level_agreement(summary: dict, comparisons: pd.DataFrame, segment_sc
         "three_way_accuracy": pairwise.three_way_accuracy(human, delta),
         "description": summary["description"],
         "metric_signature": signatures[0] if len(signatures) == 1 else ";".join(signatures),
+        **chance_levels(comparisons, segment_scores, human, chance_draws, seed),
     }
     return pd.DataFrame([row], columns=SEGMENT_LEVEL_COLUMNS)

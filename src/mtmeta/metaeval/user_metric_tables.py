@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from mtmeta.metaeval.bootstrap import bootstrap_table
-from mtmeta.metaeval.segment_level import segment_level_agreement
+from mtmeta.metaeval.segment_level import CHANCE_DRAWS, segment_level_agreement
 from mtmeta.metaeval.significance import correlation_rows, metric_pearsons, ranks_table, williams_table
 from mtmeta.metaeval.system_level import primary_human_score, system_level_correlations
 from mtmeta.metrics.user_metric import ExternalScores
@@ -55,19 +55,21 @@ def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame,
                   systems: pd.DataFrame, segments: pd.DataFrame | None, builtins: dict[str, tuple[pd.DataFrame, bool]],
                   draws: int = 1000, seed: int = 12345, alpha: float = 0.05, level: float = 0.05,
                   human_segments: pd.DataFrame | None = None, human_translations: pd.DataFrame | None = None,
-                  permutations: int = 1000, permutation_seed: int = 12345) -> Evaluation:
+                  permutations: int = 1000, permutation_seed: int = 12345,
+                  chance_draws: int = CHANCE_DRAWS) -> Evaluation:
     """The meta-evaluation of ``metric`` (its ``systems`` table, and its ``segments`` table if the user
     gave segment scores) beside ``builtins`` (metric id -> (system table, higher is better)): the
     study's tables, and mt-metrics-eval's protocols (``protocols``; an MQM set's segment-level human
     scores and human translations in ``human_segments``, ``human_translations``) with significance
-    clusters by its permutation tests (``clusters``) among the built-in metrics."""
+    clusters by its permutation tests (``clusters``) among the built-in metrics. ``chance_draws``: the
+    permutation draws of the chance levels (segment-level WMT13 Kendall and tau-b, calibrated acc_eq)."""
     result = Evaluation()
     name = metric.metric_id
     if name in builtins:
         raise ValueError(f"{name!r} is the id of a built-in metric of {summary['dataset']} {summary['lp']}; "
                          "give your metric another name")
     if not summary.get("system_level", True):
-        return _evaluator_pair(result, summary, comparisons, metric, segments)
+        return _evaluator_pair(result, summary, comparisons, metric, segments, chance_draws, seed)
     result.tables["system_level"] = system_level_correlations(summary, human, systems, name, metric.higher_is_better)
     if segments is None:
         result.notes.append("no segment scores: no bootstrap intervals (they resample segments) and no "
@@ -84,7 +86,7 @@ def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame,
                                 "table has the correlations of the given system scores)")
         if not comparisons.empty:
             result.tables["segment_level"] = segment_level_agreement(summary, comparisons, segments, name,
-                                                                     metric.higher_is_better)
+                                                                     metric.higher_is_better, chance_draws, seed)
     human_score = primary_human_score(human)
     tables = {name: systems, **{m: table for m, (table, _) in builtins.items()}}
     directions = {name: metric.higher_is_better, **{m: better for m, (_, better) in builtins.items()}}
@@ -99,7 +101,7 @@ def evaluate_pair(summary: dict, human: pd.DataFrame, comparisons: pd.DataFrame,
     meng.insert(0, "dataset", summary["dataset"])
     result.tables["meng"] = meng.rename(columns={"variant": "metric"})
     _protocols(result, summary, human, metric, systems, segments, tables, directions, draws, seed, level,
-               human_segments, human_translations, permutations, permutation_seed)
+               human_segments, human_translations, permutations, permutation_seed, chance_draws)
     return result
 
 
@@ -107,7 +109,7 @@ def _protocols(result: Evaluation, summary: dict, human: pd.DataFrame, metric: E
                systems: pd.DataFrame, segments: pd.DataFrame | None, tables: dict[str, pd.DataFrame],
                directions: dict[str, bool], draws: int, seed: int, level: float,
                human_segments: pd.DataFrame | None, human_translations: pd.DataFrame | None, permutations: int,
-               permutation_seed: int) -> None:
+               permutation_seed: int, chance_draws: int = CHANCE_DRAWS) -> None:
     """mt-metrics-eval's protocols of the user's metric and its clusters among the built-in metrics
     (system level; the segment-level clusters need the built-in metrics' segment scores, which
     evaluate does not read)."""
@@ -121,7 +123,7 @@ def _protocols(result: Evaluation, summary: dict, human: pd.DataFrame, metric: E
     if segments is not None:
         result.tables["protocols"] = protocol_rows(
             metric.metric_id, metric, PairScores(summary, human, human_translations, human_segments, segments, systems),
-            names, draws=draws, seed=seed)
+            names, draws=draws, seed=seed, chance_draws=chance_draws)
     else:
         result.notes.append("no segment scores: mt-metrics-eval's protocols are not computed (their system scores "
                             "include the mean of segment scores, and their intervals resample segments)")
@@ -132,7 +134,7 @@ def _protocols(result: Evaluation, summary: dict, human: pd.DataFrame, metric: E
 
 
 def _evaluator_pair(result: Evaluation, summary: dict, comparisons: pd.DataFrame, metric: ExternalScores,
-                    segments: pd.DataFrame | None) -> Evaluation:
+                    segments: pd.DataFrame | None, chance_draws: int = CHANCE_DRAWS, seed: int = 12345) -> Evaluation:
     """An evaluator-kind pair (each item: two hypotheses, hyp1 and hyp2, and a human preference): its
     "systems" are the two slots, not MT systems, so there is nothing to correlate at the system level
     (as in the workflow, which gives such pairs segment-level tables only)."""
@@ -140,7 +142,7 @@ def _evaluator_pair(result: Evaluation, summary: dict, comparisons: pd.DataFrame
         raise ValueError(f"{summary['dataset']} {summary['lp']}: segment-level agreement needs segment scores and "
                          "the pair's comparisons")
     result.tables["segment_level"] = segment_level_agreement(summary, comparisons, segments, metric.metric_id,
-                                                             metric.higher_is_better)
+                                                             metric.higher_is_better, chance_draws, seed)
     result.notes.append("items of two hypotheses (hyp1, hyp2), not systems: segment-level agreement only "
                         "(three_way_accuracy is this dataset's statistic); no system-level correlations, "
                         "bootstrap, Williams, Meng or ranks")

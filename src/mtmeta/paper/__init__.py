@@ -7,7 +7,8 @@ and returns artefact tables; each row that has a reported counterpart carries ``
 
 One module per topic: :mod:`.meteor_tuning` (seed 001), :mod:`.parmesan` (seed 002),
 :mod:`.overview` (seed 003), :mod:`.softbleu_table` (seed 000), :mod:`.mqm_tables` and
-:mod:`.mqm_figures` (the MQM tables, their figures), :mod:`.task_figures` (the official task sets'
+:mod:`.mqm_figures` (the MQM tables, their figures), :mod:`.levels` (metrics between chance and
+a human), :mod:`.task_figures` (the official task sets'
 ranking figure), :mod:`.official` (the official WMT12 record),
 :mod:`.wmt_baselines` (the WMT tasks' baselines), :mod:`.sensitivity` (how a correlation moves with
 one setting); :mod:`.ledger` (reported vs reproduced), :mod:`.figures` (the figures) and

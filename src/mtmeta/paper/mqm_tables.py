@@ -10,6 +10,7 @@ import math
 import pandas as pd
 
 from mtmeta.io import markdown_table
+from mtmeta.stats.ceiling import headroom_share
 
 # The protocols of the summary table: (column, level, statistic, grouping, aggregation), all with the
 # human translations left out (the WMT21 metrics task's primary setting).
@@ -30,14 +31,9 @@ CEILING = {"sys_pearson": "system_pearson", "sys_accuracy": "system_accuracy", "
            "seg_acc_eq": "segment_acc_eq"}
 FLOOR_TOLERANCE = 0.001  # an acc_eq this close to the every-pair-tied floor sits on it
 TWO_RATERS = "one rater held out: mean of the other two"
-
-
-def headroom_share(value: float, chance: float, human: float) -> float:
-    """The share of the headroom between chance and the human ceiling a metric closes,
-    (metric - chance) / (human - chance); NaN where the human is not above chance."""
-    if any(pd.isna(v) for v in (value, chance, human)) or human <= chance:
-        return math.nan
-    return (value - chance) / (human - chance)
+ONE_RATER = "one rater vs mean of two"  # the human level's ``who`` in the ceiling tables
+CROWD = "mqm, on the systems and segments DA covers"  # the gold of the DA-against-MQM rows
+CROWD_HUMAN = "wmt-z"  # the DA variant whose value is the human level of the headroom share
 
 
 def _primary(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
@@ -47,14 +43,18 @@ def _primary(protocols: pd.DataFrame, summaries: dict) -> pd.DataFrame:
 
 
 def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: dict,
-                    ceilings: pd.DataFrame | None = None) -> pd.DataFrame:
+                    ceilings: pd.DataFrame | None = None, crowds: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per MQM set x metric: each summary protocol's value (human translations left out), its
     chance level (``<column>_chance``; acc_eq's with its standard error and the every-pair-tied
     floor) and, where the study ranks it, the metric's significance cluster. With ``ceilings``
     (:func:`mtmeta.metaeval.ceiling_levels.rater_levels` rows with a dataset column), each set that has
     several raters gets per metric a second row, against the two-rater means (gold
     :data:`TWO_RATERS`): the metric's value, its chance level, the human ceiling
-    (``<column>_human``) and the share of the headroom it closes (``<column>_share``)."""
+    (``<column>_human``) and the share of the headroom it closes (``<column>_share``). With
+    ``crowds`` (:func:`mtmeta.metaeval.crowd.crowd_levels` rows with a dataset column), a set with
+    WMT's DA gets one row per DA variant (``human`` True: DA scored as a metric) and per metric a
+    row against MQM on the systems and segments DA covers (gold :data:`CROWD`), the human level
+    being DA's :data:`CROWD_HUMAN`."""
     table = _primary(protocols[protocols["dataset"].isin({d for d, _ in summaries})
                                & (protocols["human_translations"] == "excluded")], summaries)
     rows = []
@@ -81,6 +81,8 @@ def protocols_table(protocols: pd.DataFrame, clusters: pd.DataFrame, summaries: 
         rows.append(row)
         if ceilings is not None:
             rows += _two_rater_rows(row, ceilings)
+    if crowds is not None:
+        rows = _with_crowd_rows(rows, crowds)
     return pd.DataFrame(rows)
 
 
@@ -117,20 +119,58 @@ def _two_rater_rows(row: dict, ceilings: pd.DataFrame) -> list[dict]:
         return []
     out = {key: row[key] for key in ("dataset", "lp", "metric", "human_score", "reference", "n_systems")}
     out["gold"] = TWO_RATERS
+    return [_level_columns(out, row["metric"], mine, ONE_RATER)]
+
+
+def _level_columns(out: dict, who: str, mine: pd.DataFrame, human_who: str) -> dict:
+    """``out`` with, per summary column the levels table covers, ``who``'s value, its chance level,
+    the human level (``human_who``'s value) and the share of the headroom ``who`` closes."""
     for column, statistic in CEILING.items():
         levels = mine[mine["statistic"] == statistic].set_index("who")
         if not len(levels):
             continue
-        value = float(levels.at[row["metric"], "value"])
-        level = float(levels.at[f"permuted {row['metric']}", "value"])
-        human = float(levels.at["one rater vs mean of two", "value"])
+        value = float(levels.at[who, "value"])
+        level = float(levels.at[f"permuted {who}", "value"])
+        human = float(levels.at[human_who, "value"])
         out.update({column: value, f"{column}_chance": level, f"{column}_human": human,
                     f"{column}_share": headroom_share(value, level, human)})
+        # The intervals (bootstrap over the segments) where the levels table has them.
+        for key, row_who, bound in ((column, who, "low"), (column, who, "high"),
+                                    (f"{column}_chance", f"permuted {who}", "low"),
+                                    (f"{column}_chance", f"permuted {who}", "high"),
+                                    (f"{column}_human", human_who, "low"), (f"{column}_human", human_who, "high"),
+                                    (f"{column}_share", who, "share_low"), (f"{column}_share", who, "share_high")):
+            if bound in levels:
+                out[f"{key}_{bound.removeprefix('share_')}"] = float(levels.at[row_who, bound])
         if column == "seg_acc_eq":
-            out[f"{column}_chance_se"] = float(levels.at[f"permuted {row['metric']}", "standard_error"])
+            out[f"{column}_chance_se"] = float(levels.at[f"permuted {who}", "standard_error"])
             if "every pair tied" in levels.index:
                 out[f"{column}_floor"] = float(levels.at["every pair tied", "value"])
-    return [out]
+    return out
+
+
+def _with_crowd_rows(rows: list[dict], crowds: pd.DataFrame) -> list[dict]:
+    """``rows`` with, after each set's rows, its DA-against-MQM block: one row per DA variant
+    (``human`` True), then each metric against MQM on the systems and segments DA covers."""
+    out = []
+    for index, row in enumerate(rows):
+        out.append(row)
+        last = index + 1 == len(rows) or (rows[index + 1]["dataset"], rows[index + 1]["lp"]) != (row["dataset"],
+                                                                                                   row["lp"])
+        mine = crowds[(crowds["dataset"] == row["dataset"]) & (crowds["lp"] == row["lp"])]
+        if not last or not len(mine):
+            continue
+        first = mine.iloc[0]
+        base = {key: row[key] for key in ("dataset", "lp", "human_score", "reference")}
+        base.update(gold=CROWD, n_systems=int(first["systems"]), n_segments=int(first["segments"]),
+                    left_out=first["left_out"] if isinstance(first["left_out"], str) else "")
+        humans = list(dict.fromkeys(mine.loc[mine["level"] == "human", "who"]))
+        metrics = list(dict.fromkeys(mine.loc[mine["level"] == "metric", "who"]))
+        for who in humans:
+            out.append(_level_columns({**base, "metric": who, "human": True}, who, mine, CROWD_HUMAN))
+        for who in metrics:
+            out.append(_level_columns({**base, "metric": who, "human": False}, who, mine, CROWD_HUMAN))
+    return out
 
 
 def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None) -> str:
@@ -150,7 +190,8 @@ def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None
               "seg_kendall": "seg Kendall", "seg_acc_eq": "seg acc_eq (item, calibrated)"}
     for (dataset, lp), both in table.groupby(["dataset", "lp"], sort=False):
         two = both[both["gold"] == TWO_RATERS] if "gold" in both else both.iloc[0:0]
-        group = both.drop(two.index).sort_values("sys_pearson", ascending=False, kind="stable")
+        crowd = both[both["gold"] == CROWD] if "gold" in both else both.iloc[0:0]
+        group = both.drop(two.index).drop(crowd.index).sort_values("sys_pearson", ascending=False, kind="stable")
         first = group.iloc[0]
         lines += [f"## {dataset} {lp} ({first['human_score']}, reference {first['reference']}, "
                   f"{int(first['n_systems'])} MT systems)", "",
@@ -168,6 +209,8 @@ def protocols_markdown(table: pd.DataFrame, global_accuracy: pd.DataFrame | None
         lines.append("")
         if len(two):
             lines += _two_rater_markdown(two.sort_values("sys_pearson", ascending=False, kind="stable"), labels)
+        if len(crowd):
+            lines += _crowd_markdown(crowd, labels)
     if global_accuracy is not None and len(global_accuracy):
         pairs = global_accuracy["lp"].iloc[0].replace("+", ", ")
         lines += [f"## Global pairwise accuracy over {pairs}", "",
@@ -198,6 +241,39 @@ def _chance_text(row, column: str) -> str:
     return text
 
 
+def _share_text(share: float, low: float = math.nan, high: float = math.nan) -> str:
+    """`` 42%`` after a value (nothing where the share is undefined; a share that rounds to zero is 0%),
+    with its interval `` (30–55%)`` where there is one."""
+    if pd.isna(share):
+        return ""
+    return f" {round(share, 2) + 0.0:.0%}" + _interval_text(low, high, "{:.0%}")
+
+
+def _interval_text(low: float, high: float, form: str = "{:.3f}") -> str:
+    """`` (low–high)``, nothing where the interval is undefined."""
+    if pd.isna(low) or pd.isna(high):
+        return ""
+    return f" ({form.format(round(low, 3) + 0.0)}–{form.format(round(high, 3) + 0.0)})"
+
+
+def _metric_cell(row, column: str) -> str:
+    """A metric's value [chance] and share of the headroom with its interval, in a levels block."""
+    value = row[column]
+    if pd.isna(value):
+        return "n/a"
+    return (f"{value:.3f}" + _chance_text(row, column)
+            + _share_text(row.get(f"{column}_share", math.nan), row.get(f"{column}_share_low", math.nan),
+                          row.get(f"{column}_share_high", math.nan)))
+
+
+def _human_cell(row, column: str, key: str) -> str:
+    """A human level in bold with its interval."""
+    value = row.get(key, math.nan)
+    if pd.isna(value):
+        return "n/a"
+    return f"**{value:.3f}**" + _interval_text(row.get(f"{key}_low", math.nan), row.get(f"{key}_high", math.nan))
+
+
 def _two_rater_markdown(two: pd.DataFrame, labels: dict) -> list[str]:
     """Against a second human: one rater vs the mean of the other two (the ceiling), and each metric
     against the same two-rater means, with its chance level and the share of the headroom it closes."""
@@ -206,17 +282,40 @@ def _two_rater_markdown(two: pd.DataFrame, labels: dict) -> list[str]:
     lines = ["Against a second human: each segment's three raters, one held out (seeded rule, the three rotations "
              "averaged); the", "human row is the held-out rater against the mean of the other two, each metric is "
              "scored against the", "same means; value [c] and the share of the headroom it closes, (metric - c) / "
-             "(human - c).", "",
+             "(human - c); (low–high): 95%", "percentile interval over bootstrap draws of the segments (the same draws "
+             "for every row; none for seg Kendall, which is not grouped).", "",
              "| against the mean of two raters | " + " | ".join(labels[c] for c in columns) + " |",
              "|---|" + "---:|" * len(columns),
-             "| **human: one rater** | " + " | ".join(f"**{first[f'{c}_human']:.3f}**" for c in columns) + " |"]
+             "| **human: one rater** | " + " | ".join(_human_cell(first, c, f"{c}_human") for c in columns) + " |"]
     for _, row in two.iterrows():
-        cells = []
-        for column in columns:
-            value, share = row[column], row.get(f"{column}_share", math.nan)
-            cells.append("n/a" if pd.isna(value) else f"{value:.3f}" + _chance_text(row, column)
-                         + ("" if pd.isna(share) else f" {share:.0%}"))
-        lines.append(f"| {row['metric']} | " + " | ".join(cells) + " |")
+        lines.append(f"| {row['metric']} | " + " | ".join(_metric_cell(row, c) for c in columns) + " |")
+    return lines + [""]
+
+
+def _crowd_markdown(crowd: pd.DataFrame, labels: dict) -> list[str]:
+    """Against MQM with WMT's DA scored as a metric: the DA rows, then each metric on the same systems
+    and segments, with its chance level and the share of the headroom up to DA's level it closes."""
+    columns = [c for c in CEILING if f"{c}_human" in crowd]
+    first = crowd.iloc[0]
+    left_out = first.get("left_out", "")
+    humans = crowd[crowd["human"].astype(bool)]
+    metrics = crowd[~crowd["human"].astype(bool)].sort_values("sys_pearson", ascending=False, kind="stable")
+    lines = [f"Crowd against experts: WMT's direct assessment (DA) scored as a metric against MQM (as Freitag et al. "
+             f"2021), on the {int(first['n_systems'])} MT systems with both",
+             ("" if not isinstance(left_out, str) or not left_out else f"(left out, MQM without DA: {left_out}) ")
+             + f"and, at segment level, the {int(first['n_segments'])} segments with both (only the cells with both);",
+             "each metric is scored on the same systems and cells. `wmt-z`: each judge's scores standardised, then "
+             f"averaged (WMT21's official DA); `wmt-raw`: the 0-100 scores averaged. value [c] and the share of "
+             f"the headroom up to DA's level ({CROWD_HUMAN}), (metric - c) / (DA - c); DA is no ceiling (a share "
+             "above 100% is a metric agreeing with MQM better than the crowd); (low–high): 95% percentile interval "
+             "over bootstrap draws of the segments (none for seg Kendall).", "",
+             "| against MQM | " + " | ".join(labels[c] for c in columns) + " |", "|---|" + "---:|" * len(columns)]
+    for _, row in humans.iterrows():
+        cells = ["n/a" if pd.isna(row[c]) else f"**{row[c]:.3f}**" + _chance_text(row, c)
+                 + _interval_text(row.get(f"{c}_low", math.nan), row.get(f"{c}_high", math.nan)) for c in columns]
+        lines.append(f"| **human: DA ({row['metric']})** | " + " | ".join(cells) + " |")
+    for _, row in metrics.iterrows():
+        lines.append(f"| {row['metric']} | " + " | ".join(_metric_cell(row, c) for c in columns) + " |")
     return lines + [""]
 
 

@@ -42,6 +42,14 @@ class Ceiling:
     seed: int
 
 
+def headroom_share(value: float, chance: float, human: float) -> float:
+    """The share of the headroom between chance and the human level a metric closes,
+    (metric - chance) / (human - chance); NaN where a level is missing or the human is not above chance."""
+    if any(v is None or math.isnan(v) for v in (value, chance, human)) or human <= chance:
+        return math.nan
+    return (value - chance) / (human - chance)
+
+
 def rater_slots(ratings, k: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """(slots: k x systems x segments, usable: one flag per segment): each usable segment's k raters
     in rater order; a segment is usable when exactly k raters rated it and all rated the same cells."""

@@ -219,8 +219,23 @@ def comparison_tie_probability(scores, segment, epsilon: float = 0.0) -> np.ndar
     scores = np.asarray(scores, dtype=float)
     n = scores.shape[0]
     pairs = n * (n - 1) // 2
-    per_segment = np.array([_tied_pairs(scores[:, j], epsilon) / pairs for j in range(scores.shape[1])])
+    if epsilon == 0 and scores.size:
+        per_segment = _exact_ties_per_column(scores) / pairs
+    else:
+        per_segment = np.array([_tied_pairs(scores[:, j], epsilon) / pairs for j in range(scores.shape[1])])
     return per_segment[np.asarray(segment, dtype=int)]
+
+
+def _exact_ties_per_column(scores: np.ndarray) -> np.ndarray:
+    """Pairs of equal values in each column, all columns at once: runs of equal values in the sorted
+    columns, c(c - 1) / 2 pairs per run of length c."""
+    ordered = np.sort(scores, axis=0)
+    starts = np.ones_like(ordered, dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    run = np.cumsum(starts.T.ravel())  # run ids, column after column
+    lengths = np.bincount(run)[1:]
+    column_of_run = np.repeat(np.arange(scores.shape[1]), starts.sum(axis=0))
+    return np.bincount(column_of_run, weights=lengths * (lengths - 1) // 2, minlength=scores.shape[1])
 
 
 def expected_judgment_statistic(human, tie_probability, statistic: str) -> float:
@@ -276,6 +291,76 @@ def permutation_level_judgments(scores, segment, first, second, human, statistic
                           seed)
 
 
+# The statistics of the segment-level table over pairwise judgments (mtmeta.metaeval.segment_level)
+# whose chance level :func:`judgment_chance` gives: the WMT Kendall variants, tau-b and the tie-aware ones.
+JUDGMENT_TABLE = ("wmt12", "wmt13", "wmt14", "tau_b", "tau_eq", "acc_eq", "three_way_accuracy")
+
+
+
+
+def judgment_chance(scores, segment, first, second, human, *, draws: int = 100,
+                    seed: int = 12345) -> dict[str, ChanceEstimate]:
+    """The chance level of each statistic of :data:`JUDGMENT_TABLE` over pairwise judgments (metric
+    ties at epsilon 0), the metric's scores (systems x segments, every cell scored) permuted among
+    the systems of each segment. Exact (:func:`expected_judgment_statistic`, ``draws`` 0) for all but
+    WMT13's Kendall and tau-b when some comparison the humans decided can be a metric tie; those two
+    from ``draws`` seeded permutations, one draw counting both (standard error of the mean)."""
+    scores = np.asarray(scores, dtype=float)
+    segment, first, second = (np.asarray(v, dtype=int) for v in (segment, first, second))
+    human = np.asarray(human, dtype=int)
+    q = comparison_tie_probability(scores, segment)
+    out = {name: ChanceEstimate(expected_judgment_statistic(human, q, name), 0.0, 0, seed)
+           for name in ("wmt12", "wmt14", "tau_eq", "acc_eq", "three_way_accuracy")}
+    # WMT13's denominator C + D is random once a comparison the humans decided can be a metric tie;
+    # tau-b's C + D + T_h once any comparison can.
+    random = {"wmt13": bool((q[human != 0] > 0).any()), "tau_b": bool((q > 0).any())}
+    for name in [name for name, is_random in random.items() if not is_random]:
+        out[name] = ChanceEstimate(expected_judgment_statistic(human, q, name), 0.0, 0, seed)
+    if any(random.values()):
+        if draws < 2:
+            raise ValueError(f"need at least 2 permutation draws, got {draws}")
+        out.update(_judgment_permutations(scores, segment, first, second, human, [n for n in random if random[n]],
+                                          draws, seed))
+    return {name: out[name] for name in JUDGMENT_TABLE}
+
+
+def _judgment_permutations(scores, segment, first, second, human, names: list[str], draws: int,
+                           seed: int) -> dict[str, ChanceEstimate]:
+    """WMT13's Kendall and tau-b (those of ``names``) by seeded permutation within segments. The
+    comparisons are counted once per distinct (segment, first, second, label), weighted by how often
+    they occur (WMT13 repeats many), from one flat index into each permuted matrix."""
+    n_systems = scores.shape[0]
+    flat_first = segment.astype(np.int64) * n_systems + first  # into the permuted matrix, segment-major
+    flat_second = segment.astype(np.int64) * n_systems + second
+    key = (flat_first * n_systems + second) * 3 + (human + 1)
+    distinct, weight = np.unique(key, return_counts=True)
+    label, rest = distinct % 3 - 1, distinct // 3
+    flat_first, flat_second = rest // n_systems, rest // n_systems // n_systems * n_systems + rest % n_systems
+    untied = label != 0
+    decided_weight = int(weight[untied].sum())
+    rng = np.random.default_rng(seed)
+    values = {name: [] for name in names}
+    for _ in range(draws):
+        flat = rng.permuted(scores, axis=0).T.ravel()
+        sign = np.sign(flat[flat_first] - flat[flat_second])
+        c = int(weight[untied & (sign == label)].sum())
+        t_m = int(weight[untied & (sign == 0)].sum())
+        t_h = int(weight[~untied & (sign != 0)].sum())
+        d = decided_weight - c - t_m
+        if "wmt13" in values:
+            values["wmt13"].append((c - d) / (c + d) if c + d else math.nan)
+        if "tau_b" in values:
+            denominator = math.sqrt((c + d + t_m) * (c + d + t_h))
+            values["tau_b"].append((c - d) / denominator if denominator else math.nan)
+    out = {}
+    for name, drawn in values.items():
+        drawn = np.array(drawn)
+        drawn = drawn[np.isfinite(drawn)]
+        out[name] = (ChanceEstimate(float(drawn.mean()), float(drawn.std(ddof=1) / math.sqrt(len(drawn))), len(drawn),
+                                    seed) if len(drawn) >= 2 else ChanceEstimate(math.nan, math.nan, len(drawn), seed))
+    return out
+
+
 def protocol_statistic(statistic: str, epsilon: float = 0.0) -> Callable[[Groups], float]:
     """A protocol's statistic of grouped scores, for :func:`permutation_level`: any statistic of
     :mod:`mtmeta.stats.grouped` (``acc_eq`` at epsilon 0 over one group is pairwise accuracy), or
@@ -311,3 +396,26 @@ def permutation_level(gold, metric, statistic: str | Callable[[Groups], float], 
         return ChanceEstimate(math.nan, math.nan, 0, seed)
     return ChanceEstimate(float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values))), len(values),
                           seed)
+
+
+def permutation_item_values(gold, metric, *, draws: int = 1000, seed: int = 12345) -> tuple[ChanceEstimate,
+                                                                                              np.ndarray]:
+    """:func:`permutation_level` of tie-calibrated acc_eq grouped by item (the same draws, the same
+    estimate), and each draw's per-item acc_eq at that draw's calibrated epsilon (draws x items, NaN
+    for an item with fewer than two rated cells): what a bootstrap over items re-weights."""
+    if draws < 2:
+        raise ValueError(f"need at least 2 permutation draws, got {draws}")
+    groups = layout(gold, metric, "item")
+    rng = np.random.default_rng(seed)
+    values, per_item = [], []
+    for _ in range(draws):
+        permuted = permute_within_groups(groups, rng)
+        calibration = calibrate(enumerate_pairs(permuted), "acc_eq")
+        values.append(calibration.value)
+        per_item.append(group_values(permuted, "acc_eq", calibration.epsilon))
+    values = np.array(values, dtype=float)
+    finite = np.isfinite(values)
+    used = values[finite]
+    estimate = (ChanceEstimate(float(used.mean()), float(used.std(ddof=1) / math.sqrt(len(used))), len(used), seed)
+                if len(used) >= 2 else ChanceEstimate(math.nan, math.nan, len(used), seed))
+    return estimate, np.array(per_item)[finite]

@@ -48,6 +48,17 @@ def test_ranking_csv_gives_all_pairs_with_ties_and_blanks(tmp_path):
     assert len(everything.comparisons) == 6 + 10
 
 
+def test_ranking_csv_records_who_judged_each_task(tmp_path):
+    """The judgeId of each task (its comparisons' ``task``), for inter-annotator agreement."""
+    path = write_csv(tmp_path / "rnk.csv", [
+        csv_row("English", "Czech", 7, ["A", "B", "C", "D", "E"], [1, 2, 2, 5, -1]),
+        csv_row("English", "Czech", 7, ["A", "B", "C", "D", "E"], [2, 1, 2, 5, -1]).replace("judge1", " judge2 "),
+    ])
+    judgments = read_wmt_ranking_csv(path, {"en-cs"})
+    assert judgments.judges == {"line 2": "judge1", "line 3": "judge2"}
+    assert set(judgments.comparisons["task"]) == {"line 2", "line 3"}
+
+
 def test_ranking_csv_reports_repeated_rows_and_keeps_them(tmp_path):
     row = csv_row("English", "Czech", 7, ["A", "B", "C", "D", "E"], [1, 2, 3, 4, 5])
     other_judge = row.replace("judge1", "judge2")

@@ -94,8 +94,41 @@ def test_each_rotation_permutes_with_its_own_seed():
     sxs = small_set()
     _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
     grid = ceiling_levels.metric_scores(sxs, get("chrf"))[1].loc[SYSTEMS].to_numpy()
-    result = ceiling_levels._chance("segment_acc_eq", ratings, grid, 5, 10)
+    result = ceiling_levels._chance("segment_acc_eq", ratings, grid, 5, 10)[0]
     estimates = [chance.permutation_level(gold, grid, chance.CALIBRATED, average_by="item", draws=10, seed=5 + r)
                  for r, (_, gold) in enumerate(rotations(ratings, seed=5))]
     assert result["value"] == pytest.approx(np.mean([e.value for e in estimates]))
     assert result["standard_error"] == pytest.approx(np.sqrt(sum(e.standard_error ** 2 for e in estimates)) / 3)
+
+
+def test_intervals_resample_segments_for_every_level_and_the_share():
+    sxs = small_set()
+    metrics = {"chrf": ceiling_levels.metric_scores(sxs, get("chrf"))}
+    plain = ceiling_levels.rater_levels("en-de", sxs.raters, SYSTEMS, list(range(1, 6)), metrics, seed=5, draws=10,
+                                 statistics=ceiling_levels.ALL_STATISTICS)
+    table = ceiling_levels.rater_levels("en-de", sxs.raters, SYSTEMS, list(range(1, 6)), metrics, seed=5, draws=10,
+                                 statistics=ceiling_levels.ALL_STATISTICS, bootstrap=200)
+    # The point values do not change; the intervals are there for the statistics level_draws covers.
+    pd.testing.assert_series_equal(plain["value"], table["value"])
+    row = table.set_index(["statistic", "level"])
+    for name in ("system_accuracy", "system_pearson", "segment_acc_eq"):
+        for level in ("human", "metric", "chance"):
+            low, high = row.loc[(name, level), ["low", "high"]]
+            assert low <= high and row.loc[(name, level), "interval_draws"] == 200
+        assert row.loc[(name, "metric"), "share_low"] <= row.loc[(name, "metric"), "share_high"]
+    assert (row.loc[("system_pearson", "chance"), "low"], row.loc[("system_pearson", "chance"), "high"]) == (0, 0)
+    assert np.isnan(row.loc[("segment_kendall", "human"), "low"])  # no interval without grouping
+    again = ceiling_levels.rater_levels("en-de", sxs.raters, SYSTEMS, list(range(1, 6)), metrics, seed=5, draws=10,
+                                 statistics=ceiling_levels.ALL_STATISTICS, bootstrap=200)
+    pd.testing.assert_frame_equal(table, again)
+
+
+def test_permutation_item_values_give_permutation_levels_estimate():
+    sxs = small_set()
+    _, ratings = rating_array(sxs.raters, SYSTEMS, range(1, 6))
+    grid = ceiling_levels.metric_scores(sxs, get("chrf"))[1].loc[SYSTEMS].to_numpy()
+    _, gold = next(rotations(ratings, seed=5))
+    estimate, per_item = chance.permutation_item_values(gold, grid, draws=15, seed=2)
+    assert estimate == chance.permutation_level(gold, grid, chance.CALIBRATED, average_by="item", draws=15, seed=2)
+    assert per_item.shape == (15, 5)
+    assert np.nanmean(per_item, axis=1).mean() == pytest.approx(estimate.value)

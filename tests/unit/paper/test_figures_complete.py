@@ -136,7 +136,19 @@ def all_figures(tmp_path):
         "share": figures.share_figure(share, 0.79, "wmt12 en-cs, bleu", []),
         "softbleu": figures.softbleu_figure(table, [], bootstrap=bootstrap),
         "mqm ranking": mqm_figures.ranking_figure(ranking_panels(7, 16), []),
+        "levels": levels_figure(),
     }
+
+
+def levels_figure():
+    """The levels figure at the study's size: 17 pairs of 16 metrics."""
+    from mtmeta.paper import levels
+
+    rows = [{"label": f"wmt12 pair-{k}", "values": np.linspace(0.2, 0.3, 16), "names": [f"metric-{m}" for m in
+                                                                                       range(16)],
+             "chance": np.zeros(16), "human": 0.45, "human_low": 0.4, "human_high": 0.5} for k in range(17)]
+    return levels.levels_figure(rows, "2012-14 relative rankings, segment level: each metric between its chance "
+                                "level and a second annotator (WMT13's Kendall)", "WMT13's Kendall", [])
 
 
 def ranking_panels(panels: int, metrics: int) -> list[dict]:

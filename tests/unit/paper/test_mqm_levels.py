@@ -60,3 +60,53 @@ def test_headroom_share_needs_a_human_above_chance():
     assert mqm_tables.headroom_share(0.7, 0.5, 0.9) == pytest.approx(0.5)
     assert math.isnan(mqm_tables.headroom_share(0.7, 0.5, 0.5))
     assert math.isnan(mqm_tables.headroom_share(math.nan, 0.5, 0.9))
+    assert mqm_tables.headroom_share(0.7, 0.5, 0.9) == pytest.approx(0.5)
+    assert math.isnan(mqm_tables.headroom_share(0.7, 0.5, 0.5))
+    assert math.isnan(mqm_tables.headroom_share(math.nan, 0.5, 0.9))
+
+
+def _crowds():
+    rows = []
+    for who, level, accuracy, kendall in (("wmt-z", "human", 0.75, 0.0), ("wmt-raw", "human", 0.55, 0.01),
+                                          ("bleu", "metric", 0.65, 0.17), ("chrf", "metric", 0.70, 0.18)):
+        rows += [("system_accuracy", level, who, accuracy, 0.0), ("system_accuracy", "chance", f"permuted {who}", 0.5,
+                                                                  0.0),
+                 ("segment_kendall", level, who, kendall, 0.0), ("segment_kendall", "chance", f"permuted {who}", 0.0,
+                                                                 0.0)]
+    return pd.DataFrame([{"dataset": "sxs", "lp": "zh-en", "statistic": s, "level": level, "who": who, "value": v,
+                          "standard_error": se, "systems": 8, "segments": 650, "left_out": "X, Y"}
+                         for s, level, who, v, se in rows])
+
+
+def test_crowd_rows_score_da_as_a_metric_beside_the_metrics():
+    summaries = {("sxs", "zh-en"): {"human_scores": ["mqm"], "reference": "refA"}}
+    clusters = pd.DataFrame(columns=["dataset", "lp", "metric", "level", "statistic", "rank"])
+    table = mqm_tables.protocols_table(_protocols(), clusters, summaries, None, _crowds())
+    crowd = table[table["gold"] == mqm_tables.CROWD]
+    assert list(crowd["metric"]) == ["wmt-z", "wmt-raw", "bleu", "chrf"]
+    assert list(crowd["human"]) == [True, True, False, False]
+    chrf = crowd.set_index("metric").loc["chrf"]
+    assert (chrf["sys_accuracy"], chrf["sys_accuracy_chance"], chrf["sys_accuracy_human"]) == (0.70, 0.5, 0.75)
+    assert chrf["sys_accuracy_share"] == pytest.approx(0.8)
+    assert math.isnan(chrf["seg_kendall_share"])  # DA's segment Kendall is not above chance: no share
+    text = mqm_tables.protocols_markdown(table, None)
+    assert "on the 8 MT systems with both" in text and "(left out, MQM without DA: X, Y)" in text
+    assert "| **human: DA (wmt-z)** | **0.750** [0.500] | **0.000** [0.000] |" in text
+    assert "| chrf | 0.700 [0.500] 80% | 0.180 [0.000] |" in text
+
+
+def test_intervals_of_the_human_level_and_the_share_are_shown():
+    ceilings = _ceilings()
+    human = (ceilings["level"] == "human") & (ceilings["statistic"] == "system_accuracy")
+    ceilings.loc[human, ["low", "high"]] = [0.9, 0.99]
+    bleu = (ceilings["who"] == "bleu") & (ceilings["statistic"] == "system_accuracy")
+    ceilings.loc[bleu, ["low", "high", "share_low", "share_high"]] = [0.7, 0.9, 0.4, 0.9]
+    summaries = {("sxs", "zh-en"): {"human_scores": ["mqm"], "reference": "refA"}}
+    clusters = pd.DataFrame(columns=["dataset", "lp", "metric", "level", "statistic", "rank"])
+    table = mqm_tables.protocols_table(_protocols(), clusters, summaries, ceilings)
+    bleu_two = table[(table["gold"] == mqm_tables.TWO_RATERS) & (table["metric"] == "bleu")].iloc[0]
+    assert (bleu_two["sys_accuracy_low"], bleu_two["sys_accuracy_share_low"], bleu_two["sys_accuracy_human_high"]) == (
+        0.7, 0.4, 0.99)
+    text = mqm_tables.protocols_markdown(table, None)
+    assert "| **human: one rater** | **0.950** (0.900–0.990) | **0.600** |" in text
+    assert "| bleu | 0.800 [0.500] 67% (40%–90%) |" in text

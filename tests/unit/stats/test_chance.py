@@ -190,3 +190,35 @@ def test_wmt13_and_tau_b_are_zero_without_metric_ties_and_estimated_with_them():
         estimate = chance.permutation_level_judgments(J_SCORES, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, function,
                                                       draws=2000, seed=11)
         assert abs(estimate.value - enumerate_judgments(function)) < 4 * estimate.standard_error
+
+
+def test_judgment_chance_gives_every_column_of_the_segment_level_table():
+    """Exact levels where a formula exists; WMT13's Kendall and tau-b by permutation only when the
+    metric can tie, and then within four standard errors of the enumeration."""
+    levels = chance.judgment_chance(J_SCORES, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, draws=3000, seed=4)
+    assert list(levels) == list(chance.JUDGMENT_TABLE)
+    functions = {"acc_eq": pairwise.acc_eq, "tau_eq": pairwise.tau_eq, "tau_b": pairwise.tau_b,
+                 "three_way_accuracy": pairwise.three_way_accuracy,
+                 **{v: (lambda h, d, v=v: pairwise.wmt_kendall(h, d, v)) for v in ("wmt12", "wmt13", "wmt14")}}
+    for name, estimate in levels.items():
+        expected = enumerate_judgments(functions[name])
+        if name in ("wmt13", "tau_b"):
+            assert estimate.draws == 3000 and estimate.standard_error > 0
+            assert abs(estimate.value - expected) < 4 * estimate.standard_error
+        else:
+            assert (estimate.draws, estimate.standard_error) == (0, 0.0)
+            assert estimate.value == pytest.approx(expected, abs=1e-12)
+    continuous = J_SCORES + np.array([[0.0, 0.0], [0.01, 0.0], [0.0, 0.0]])
+    exact = chance.judgment_chance(continuous, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, draws=0)
+    assert (exact["wmt13"].value, exact["tau_b"].value, exact["tau_b"].draws) == (0.0, 0.0, 0)
+    again = chance.judgment_chance(J_SCORES, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, draws=3000, seed=4)
+    assert again == levels  # seeded
+
+
+def test_tie_probability_of_all_segments_at_once_equals_one_at_a_time():
+    rng = np.random.default_rng(2)
+    scores = rng.integers(0, 4, size=(7, 50)).astype(float)
+    scores[:, 3] = 1.0  # every pair tied
+    one_at_a_time = [chance._tied_pairs(scores[:, j], 0.0) / 21 for j in range(50)]
+    assert list(chance.comparison_tie_probability(scores, np.arange(50))) == pytest.approx(one_at_a_time, abs=0)
+    assert chance.comparison_tie_probability(scores, [3])[0] == 1.0
