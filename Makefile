@@ -12,7 +12,7 @@ STUDY_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
 # Hash randomisation is fixed so that set iteration order (and gensim, later) is reproducible.
 export PYTHONHASHSEED := 0
 
-.PHONY: study test setup lint clean-results check-results study-timing test-cluster report test-report
+.PHONY: study test setup lint clean-results check-results study-timing test-cluster report test-report readme-figure
 
 setup: $(VENV)/.installed
 
@@ -70,3 +70,8 @@ lint: setup
 
 clean-results:
 	rm -rf results
+
+# The README's figure, copied from a finished default study (the figure is the study's output; only
+# the copy is kept in git, so that a fresh clone shows what the study makes).
+readme-figure:
+	cp results/figures/official_tasks_wmt23_wmt21news.png docs/images/official_tasks_wmt23_wmt21news.png
