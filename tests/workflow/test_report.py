@@ -62,13 +62,13 @@ def test_every_caption_renders_without_docutils_messages(repo, tmp_path):
                             text=True)
     assert result.returncode == 0, result.stderr[-3000:]
     pages = json.loads(result.stdout.strip().splitlines()[-1])
-    assert len(pages) == 120
+    assert len(pages) == 139
     categories = sorted({spec["category"] for spec in pages.values()})
     assert categories == ["Correlations", "Data", "Embeddings", "Figures", "Paper", "Sweeps"]
     # One target per file name, the first result's (Snakemake skips the other results of the same name).
     files = list({Path(page).name + ".html": f"results/report/{page}.html" for page in reversed(pages)}.items())
     captions = sorted({spec["caption"] for spec in pages.values()})
-    assert len(captions) == 18 and {p.stem for p in (repo / "workflow/report").glob("*.rst")} == {*captions, "workflow"}
+    assert len(captions) == 21 and {p.stem for p in (repo / "workflow/report").glob("*.rst")} == {*captions, "workflow"}
     for caption in [*captions, "workflow"]:
         text = (repo / "workflow/report" / f"{caption}.rst").read_text(encoding="utf-8")
         assert docutils_warnings(text, categories, files) == "", caption
