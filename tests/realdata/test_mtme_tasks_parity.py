@@ -1,10 +1,10 @@
 """mtmeta's task sets against mt-metrics-eval's own code on real data: the WMT23 and WMT24 designs on the WMT21
-news pairs (en-de, en-ru, zh-en), BLEU and chrF as stored metric scores
+news and TED pairs (en-de, en-ru, zh-en), BLEU and chrF as stored metric scores
 (tests/fixtures/mtme_tasks/build_root.py builds the root from the mirror; make_reference.py ran
-MTME's tasks.py on it, outside the project; wmt21_news_wmt23.json holds its values and provenance).
-Every value and the average equal MTME's to the last bit; the p-values, drawn by both from different
-generators, agree within five standard errors, and the clusters agree wherever MTME's p-value is
-clear of the threshold."""
+MTME's tasks.py on it, outside the project; wmt21_news_wmt23.json and wmt21_ted.json hold its values
+and provenance). Every value, order and average equals MTME's to the last bit; the p-values (news),
+drawn by both from different generators, agree within five standard errors, and the clusters agree
+wherever MTME's p-value is clear of the threshold."""
 
 import hashlib
 import json
@@ -18,6 +18,7 @@ from mtmeta.metaeval.tasks import official_task_set, run_task_set
 pytestmark = pytest.mark.realdata
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mtme_tasks"
 REFERENCE = json.loads((FIXTURES / "wmt21_news_wmt23.json").read_text())
+TED_REFERENCE = json.loads((FIXTURES / "wmt21_ted.json").read_text())
 PAIRS = ["en-de", "en-ru", "zh-en"]
 STD_REFS = {("wmt21.news", "zh-en"): "refA"}
 
@@ -76,3 +77,25 @@ def test_wmt24_design_equals_mtme_bit_for_bit(root):
         assert ours.ranking.names == theirs["order"]
         assert dict(zip(ours.ranking.names, ours.ranking.values, strict=True)) == theirs["values"]
     assert {m: v for m, (v, _) in result.average.items()} == reference["average"]
+
+
+def test_ted_inputs_are_the_fixtures_inputs(root):
+    for relative, digest in TED_REFERENCE["inputs_sha256"].items():
+        assert hashlib.sha256((root / "wmt21.tedtalks" / relative).read_bytes()).hexdigest() == digest, relative
+
+
+@pytest.mark.parametrize("design", ["wmt23", "wmt24"])
+def test_ted_equals_mtme_bit_for_bit(root, design):
+    # MTME's standard references (refA, refA, refB); human translations where a pair has several
+    # references (zh-en) and in the pooled task, as MTME ran with human=True there and False elsewhere
+    reference = TED_REFERENCE[f"{design}_design"]
+    result = run_task_set(official_task_set(design, lps=PAIRS, test_set="wmt21.tedtalks", k=0), root)
+    assert result.task_set.weights == reference["weights"]
+    for ours, theirs in zip(result.tasks, reference["tasks"], strict=True):
+        assert (ours.task.lang, ours.task.level, ours.task.corr_fcn) == (theirs["lang"], theirs["level"],
+                                                                         theirs["corr_fcn"])
+        assert ours.human_used == theirs["human"]
+        assert ours.ranking.names == theirs["order"]
+        assert dict(zip(ours.ranking.names, ours.ranking.values, strict=True)) == theirs["values"]
+    assert {m: v for m, (v, _) in result.average.items()} == reference["average"]
+    assert list(result.average) == list(reference["average"])
