@@ -189,9 +189,10 @@ def write_out(run: TasksRun, out: str | Path) -> None:
     ranking_rows(result).to_csv(out / "ranking.tsv", sep="\t", index=False)
     for fmt, suffix in (("text", "txt"), ("tsv", "tsv"), ("latex", "tex"), ("markdown", "md")):
         (out / f"table.{suffix}").write_text(render(result, fmt, run.command), encoding="utf-8")
+    # No run time here: the same run must write the same bytes (the time goes to the log and stderr).
     (out / "run.json").write_text(json.dumps(
         {"task_set": result.task_set.name, "source": result.task_set.source, "root": str(run.root), "k": result.k,
-         "seed": result.seed, "seconds": round(run.seconds, 3), "notes": result.notes, "user_metrics": run.user_scores,
+         "seed": result.seed, "notes": result.notes, "user_metrics": run.user_scores,
          "command": run.command}, indent=1) + "\n", encoding="utf-8")
 
 
