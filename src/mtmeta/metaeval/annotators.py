@@ -156,13 +156,6 @@ LEVEL_COLUMNS = ["dataset", "lp", "level", "who", "statistic", "value", "low", "
 PERMUTED = ("tau_wmt13", "tau_b")  # chance levels from permutations when the metric ties (segment_level)
 
 
-def _percentiles(values: np.ndarray, alpha: float) -> tuple[float, float]:
-    finite = values[np.isfinite(values)]
-    if not len(finite):
-        return math.nan, math.nan
-    return float(np.quantile(finite, alpha / 2)), float(np.quantile(finite, 1 - alpha / 2))
-
-
 def _by_segment(position: np.ndarray, columns: list[np.ndarray], n_segments: int) -> np.ndarray:
     """(segments x columns) sums of each per-comparison column over the comparisons of each segment."""
     return np.column_stack([np.bincount(position, weights=c.astype(float), minlength=n_segments) for c in columns])
@@ -206,6 +199,7 @@ def pair_levels(dataset: str, lp: str, comparisons: pd.DataFrame, judges: dict[s
     level is recomputed in every draw; a permutation one (WMT13's Kendall, tau-b) is the estimate
     ± 1.96 standard errors (under any resampling E[C - D] = 0, so it moves little), kept fixed in
     the share's draws."""
+    from mtmeta.metaeval.level_draws import percentiles, share_draws
     from mtmeta.stats.ceiling import headroom_share
     from mtmeta.stats.correlation import resample_weights
 
@@ -218,7 +212,7 @@ def pair_levels(dataset: str, lp: str, comparisons: pd.DataFrame, judges: dict[s
                                                                     "unattributed_judgments", "annotators", "kappa")},
             "ties": "in the source" if ties else "not in the source", "draws": draws, "seed": seed}
     rows = [{**base, "level": "human", "who": HUMAN, "statistic": name, "value": human[name], "repeated": human[name],
-             **dict(zip(("low", "high"), _percentiles(human_draws[name], alpha), strict=True))}
+             **dict(zip(("low", "high"), percentiles(human_draws[name], alpha), strict=True))}
             for name in TABLE_STATISTICS]
     rows_of = segment_level.set_index("metric")
     for metric_id, (segments, higher_is_better) in metrics.items():
@@ -236,19 +230,17 @@ def pair_levels(dataset: str, lp: str, comparisons: pd.DataFrame, judges: dict[s
             value = float(row[name])
             if name in chance_draws:
                 chance_of_draw = chance_draws[name]
-                chance_interval = _percentiles(chance_of_draw, alpha)
+                chance_interval = percentiles(chance_of_draw, alpha)
             else:
                 chance_of_draw = np.full(draws, level)
                 chance_interval = (level - 1.96 * se, level + 1.96 * se)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                headroom = human_draws[name] - chance_of_draw
-                shares = np.where(headroom > 0, (metric_draws[name] - chance_of_draw) / headroom, np.nan)
+            shares = share_draws(metric_draws[name], chance_of_draw, human_draws[name])
             rows.append({**base, "level": "metric", "who": metric_id, "statistic": name, "value": value,
-                         **dict(zip(("low", "high"), _percentiles(metric_draws[name], alpha), strict=True)),
+                         **dict(zip(("low", "high"), percentiles(metric_draws[name], alpha), strict=True)),
                          "repeated": same.get(name, math.nan), "chance": level, "chance_se": se,
                          "chance_low": chance_interval[0], "chance_high": chance_interval[1],
                          "share": headroom_share(value, level, human[name]),
-                         **dict(zip(("share_low", "share_high"), _percentiles(shares, alpha), strict=True))})
+                         **dict(zip(("share_low", "share_high"), percentiles(shares, alpha), strict=True))})
     return pd.DataFrame(rows, columns=LEVEL_COLUMNS)
 
 

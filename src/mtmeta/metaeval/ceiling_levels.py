@@ -31,9 +31,9 @@ from mtmeta.data.wmt23 import SxsSet, rating_array
 from mtmeta.metaeval.level_draws import (
     INTERVAL_STATISTICS,
     expected_accuracy_draws,
+    interval_columns,
     item_values,
-    percentiles,
-    share_draws,
+    share_interval_columns,
     weighted_item_means,
 )
 from mtmeta.metrics.base import Metric
@@ -154,7 +154,7 @@ def rater_levels(lp: str, raters: pd.DataFrame, systems: list[str], seg_ids: lis
         rows.append({**base, "statistic": name, "level": "human", "who": "one rater vs mean of two",
                      "value": ceiling.human, "rotation_min": min(ceiling.human_rotations),
                      "rotation_max": max(ceiling.human_rotations), "segments": ceiling.segments,
-                     **_interval(human_draws, alpha)})
+                     **interval_columns(human_draws, alpha)})
         for metric_id, scores in metrics.items():
             corpus, grid = scores[0], scores[1]
             metric_input = (corpus.loc[systems].to_numpy(float) if system_level
@@ -164,10 +164,10 @@ def rater_levels(lp: str, raters: pd.DataFrame, systems: list[str], seg_ids: lis
                                                         scores[2] if len(scores) > 2 else None)
             rows.append({**base, "statistic": name, "level": "metric", "who": metric_id, "value": result.metric,
                          "rotation_min": min(result.metric_rotations), "rotation_max": max(result.metric_rotations),
-                         "segments": result.segments, **_interval(metric_draws, alpha),
-                         **_share_interval(metric_draws, chance_draws, human_draws, alpha)})
+                         "segments": result.segments, **interval_columns(metric_draws, alpha),
+                         **share_interval_columns(metric_draws, chance_draws, human_draws, alpha)})
             rows.append({**base, "statistic": name, "level": "chance", "who": f"permuted {metric_id}",
-                         "segments": result.segments, **level, **_interval(chance_draws, alpha)})
+                         "segments": result.segments, **level, **interval_columns(chance_draws, alpha)})
         if name == "segment_acc_eq":
             floors = [chance.all_tied_acc_eq(gold) for _, gold in rotations(ratings, seed=seed)]
             rows.append({**base, "statistic": name, "level": "floor", "who": "every pair tied",
@@ -175,19 +175,6 @@ def rater_levels(lp: str, raters: pd.DataFrame, systems: list[str], seg_ids: lis
                          "rotation_max": max(floors), "segments": ceiling.segments})
     return pd.DataFrame(rows, columns=COLUMNS)
 
-
-def _interval(values, alpha: float) -> dict:
-    if values is None:
-        return {}
-    low, high = percentiles(values, alpha)
-    return {"low": low, "high": high, "interval_draws": len(values)}
-
-
-def _share_interval(metric_draws, chance_draws, human_draws, alpha: float) -> dict:
-    if metric_draws is None or chance_draws is None or human_draws is None:
-        return {}
-    low, high = percentiles(share_draws(metric_draws, chance_draws, human_draws), alpha)
-    return {"share_low": low, "share_high": high}
 
 
 class _Draws:

@@ -32,9 +32,9 @@ import pandas as pd
 from mtmeta.metaeval.ceiling_levels import ALL_STATISTICS, statistic
 from mtmeta.metaeval.level_draws import (
     expected_accuracy_draws,
+    interval_columns,
     item_values,
-    percentiles,
-    share_draws,
+    share_interval_columns,
     weighted_item_means,
 )
 from mtmeta.stats import chance
@@ -124,25 +124,16 @@ def crowd_levels(lp: str, human: pd.DataFrame, human_segments: pd.DataFrame, met
                 level_of, value_draws, chance_draws = _segment_chance(name, gold_grid, grid, seed, draws, draws_of)
             if who == crowd[0]:
                 human_draws = value_draws
-            shares = ({} if level == "human" or value_draws is None or human_draws is None
-                      else dict(zip(("share_low", "share_high"),
-                                    percentiles(share_draws(value_draws, chance_draws, human_draws), alpha),
-                                    strict=True)))
+            shares = {} if level == "human" else share_interval_columns(value_draws, chance_draws, human_draws, alpha)
             rows.append({**base, "statistic": name, "level": level, "who": who, "value": value,
-                         **_interval(value_draws, alpha), **shares})
+                         **interval_columns(value_draws, alpha), **shares})
             rows.append({**base, "statistic": name, "level": "chance", "who": f"permuted {who}", **level_of,
-                         **_interval(chance_draws, alpha)})
+                         **interval_columns(chance_draws, alpha)})
         if name == "segment_acc_eq":
             rows.append({**base, "statistic": name, "level": "floor", "who": "every pair tied",
                          "value": chance.all_tied_acc_eq(gold_grid, average_by="item"), "standard_error": 0.0})
     return pd.DataFrame(rows, columns=COLUMNS)
 
-
-def _interval(values, alpha: float) -> dict:
-    if values is None:
-        return {}
-    low, high = percentiles(values, alpha)
-    return {"low": low, "high": high, "interval_draws": len(values)}
 
 
 def _system_chance(name: str, gold: np.ndarray, metric: np.ndarray, who: str, draws_of) -> tuple:

@@ -42,6 +42,23 @@ def percentiles(values: np.ndarray, alpha: float = 0.05) -> tuple[float, float]:
     return float(np.quantile(finite, alpha / 2)), float(np.quantile(finite, 1 - alpha / 2))
 
 
+def interval_columns(values, alpha: float) -> dict:
+    """A level table's ``low``, ``high`` and ``interval_draws`` from a level's draws ({} without draws)."""
+    if values is None:
+        return {}
+    low, high = percentiles(values, alpha)
+    return {"low": low, "high": high, "interval_draws": len(values)}
+
+
+def share_interval_columns(metric_draws, chance_draws, human_draws, alpha: float) -> dict:
+    """A level table's ``share_low`` and ``share_high``: the interval of the headroom share
+    (:func:`share_draws`), {} where one of the three has no draws."""
+    if metric_draws is None or chance_draws is None or human_draws is None:
+        return {}
+    low, high = percentiles(share_draws(metric_draws, chance_draws, human_draws), alpha)
+    return {"share_low": low, "share_high": high}
+
+
 def item_values(gold, metric, epsilon: float) -> np.ndarray:
     """Each item's (column's) acc_eq at ``epsilon`` (NaN for an item with fewer than two rated cells)."""
     return group_values(layout(gold, metric, "item"), "acc_eq", epsilon)
