@@ -5,9 +5,11 @@ what the metric's own segment scores, permuted among the systems of each segment
 expectation, the human labels (ties included) kept. Exact where a formula exists; WMT13's Kendall
 and tau-b, whose denominators are random once the metric can tie, from ``chance_draws`` seeded
 permutations (``chance_tau_wmt13_se``, ``chance_tau_b_se``: their Monte-Carlo standard errors; 0 and
-no draws where the metric never ties). Tie-calibrated acc_eq has none here (a calibration per draw on
-every comparison costs too much); ``floor`` is the acc_eq of a metric tying every comparison (the
-share of human ties), which calibration can always reach.
+no draws where the metric never ties). Tie-calibrated acc_eq's level (``chance_acc_eq_calibrated``)
+redoes the calibration on every permuted copy, from the same draws (``chance_acc_eq_calibrated_se``);
+where the humans tied nothing it is acc_eq's exact level, since calibration then keeps epsilon 0.
+``floor`` is the acc_eq of a metric tying every comparison (the share of human ties), which
+calibration can always reach.
 """
 from __future__ import annotations
 
@@ -18,13 +20,15 @@ SEGMENT_LEVEL_COLUMNS = [
     "dataset", "lp", "metric", "n_comparisons", "n_human_ties", "tau_wmt12", "tau_wmt13", "tau_wmt14", "tau_b",
     "tau_eq", "acc_eq", "acc_eq_calibrated", "epsilon", "three_way_accuracy", "description", "metric_signature",
     "chance_tau_wmt12", "chance_tau_wmt13", "chance_tau_wmt13_se", "chance_tau_wmt14", "chance_tau_b",
-    "chance_tau_b_se", "chance_tau_eq", "chance_acc_eq", "chance_three_way_accuracy", "chance_draws", "chance_seed",
+    "chance_tau_b_se", "chance_tau_eq", "chance_acc_eq", "chance_acc_eq_calibrated", "chance_acc_eq_calibrated_se",
+    "chance_three_way_accuracy", "chance_draws", "chance_seed",
     "floor",
 ]  # fmt: skip
-CHANCE_DRAWS = 100  # permutation draws of the chance levels of WMT13's Kendall and tau-b
+CHANCE_DRAWS = 100  # permutation draws of the chance levels of WMT13's Kendall, tau-b and calibrated acc_eq
 # The table's column of each statistic of mtmeta.stats.chance.JUDGMENT_TABLE.
 CHANCE_COLUMNS = {"wmt12": "tau_wmt12", "wmt13": "tau_wmt13", "wmt14": "tau_wmt14", "tau_b": "tau_b",
-                  "tau_eq": "tau_eq", "acc_eq": "acc_eq", "three_way_accuracy": "three_way_accuracy"}
+                  "tau_eq": "tau_eq", "acc_eq": "acc_eq", "acc_eq_calibrated": "acc_eq_calibrated",
+                  "three_way_accuracy": "three_way_accuracy"}
 
 
 def pairwise_deltas(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, higher_is_better: bool = True):
@@ -63,7 +67,8 @@ def chance_levels(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, human
                                     grid.index.get_indexer(comparisons["sys_b"]), human, draws=draws, seed=seed)
     row = {f"chance_{CHANCE_COLUMNS[name]}": estimate.value for name, estimate in levels.items()}
     row.update(chance_tau_wmt13_se=levels["wmt13"].standard_error, chance_tau_b_se=levels["tau_b"].standard_error,
-               chance_draws=max(levels["wmt13"].draws, levels["tau_b"].draws), chance_seed=seed,
+               chance_acc_eq_calibrated_se=levels["acc_eq_calibrated"].standard_error,
+               chance_draws=max(levels[name].draws for name in ("wmt13", "tau_b", "acc_eq_calibrated")), chance_seed=seed,
                floor=float(np.mean(human == 0)) if len(human) else float("nan"))
     return row
 

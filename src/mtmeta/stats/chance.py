@@ -293,7 +293,7 @@ def permutation_level_judgments(scores, segment, first, second, human, statistic
 
 # The statistics of the segment-level table over pairwise judgments (mtmeta.metaeval.segment_level)
 # whose chance level :func:`judgment_chance` gives: the WMT Kendall variants, tau-b and the tie-aware ones.
-JUDGMENT_TABLE = ("wmt12", "wmt13", "wmt14", "tau_b", "tau_eq", "acc_eq", "three_way_accuracy")
+JUDGMENT_TABLE = ("wmt12", "wmt13", "wmt14", "tau_b", "tau_eq", "acc_eq", "acc_eq_calibrated", "three_way_accuracy")
 
 
 
@@ -301,10 +301,14 @@ JUDGMENT_TABLE = ("wmt12", "wmt13", "wmt14", "tau_b", "tau_eq", "acc_eq", "three
 def judgment_chance(scores, segment, first, second, human, *, draws: int = 100,
                     seed: int = 12345) -> dict[str, ChanceEstimate]:
     """The chance level of each statistic of :data:`JUDGMENT_TABLE` over pairwise judgments (metric
-    ties at epsilon 0), the metric's scores (systems x segments, every cell scored) permuted among
-    the systems of each segment. Exact (:func:`expected_judgment_statistic`, ``draws`` 0) for all but
-    WMT13's Kendall and tau-b when some comparison the humans decided can be a metric tie; those two
-    from ``draws`` seeded permutations, one draw counting both (standard error of the mean)."""
+    ties at epsilon 0, or at the calibrated threshold), the metric's scores (systems x segments, every
+    cell scored) permuted among the systems of each segment. Exact (:func:`expected_judgment_statistic`,
+    ``draws`` 0) for all but: WMT13's Kendall and tau-b when some comparison the humans decided can be a
+    metric tie, and tie-calibrated acc_eq when the humans tied some comparison; those from ``draws``
+    seeded permutations, one draw serving all three (standard error of the mean).
+
+    Without human ties, tie calibration keeps epsilon 0 on every permuted metric (a metric tie can then
+    only turn an agreement or a disagreement into a tie, which counts 0), so its level is acc_eq's."""
     scores = np.asarray(scores, dtype=float)
     segment, first, second = (np.asarray(v, dtype=int) for v in (segment, first, second))
     human = np.asarray(human, dtype=int)
@@ -312,10 +316,14 @@ def judgment_chance(scores, segment, first, second, human, *, draws: int = 100,
     out = {name: ChanceEstimate(expected_judgment_statistic(human, q, name), 0.0, 0, seed)
            for name in ("wmt12", "wmt14", "tau_eq", "acc_eq", "three_way_accuracy")}
     # WMT13's denominator C + D is random once a comparison the humans decided can be a metric tie;
-    # tau-b's C + D + T_h once any comparison can.
-    random = {"wmt13": bool((q[human != 0] > 0).any()), "tau_b": bool((q > 0).any())}
-    for name in [name for name, is_random in random.items() if not is_random]:
-        out[name] = ChanceEstimate(expected_judgment_statistic(human, q, name), 0.0, 0, seed)
+    # tau-b's C + D + T_h once any comparison can; the calibrated threshold once humans tie.
+    random = {"wmt13": bool((q[human != 0] > 0).any()), "tau_b": bool((q > 0).any()),
+              "acc_eq_calibrated": bool((human == 0).any())}
+    for name in ("wmt13", "tau_b"):
+        if not random[name]:
+            out[name] = ChanceEstimate(expected_judgment_statistic(human, q, name), 0.0, 0, seed)
+    if not random["acc_eq_calibrated"]:
+        out["acc_eq_calibrated"] = out["acc_eq"]
     if any(random.values()):
         if draws < 2:
             raise ValueError(f"need at least 2 permutation draws, got {draws}")
@@ -326,9 +334,11 @@ def judgment_chance(scores, segment, first, second, human, *, draws: int = 100,
 
 def _judgment_permutations(scores, segment, first, second, human, names: list[str], draws: int,
                            seed: int) -> dict[str, ChanceEstimate]:
-    """WMT13's Kendall and tau-b (those of ``names``) by seeded permutation within segments. The
-    comparisons are counted once per distinct (segment, first, second, label), weighted by how often
-    they occur (WMT13 repeats many), from one flat index into each permuted matrix."""
+    """WMT13's Kendall, tau-b and tie-calibrated acc_eq (those of ``names``) by seeded permutation
+    within segments. The comparisons are counted once per distinct (segment, first, second, label),
+    weighted by how often they occur (WMT13 repeats many), from one flat index into each permuted matrix."""
+    from mtmeta.stats.pairwise import calibrate_epsilon
+
     n_systems = scores.shape[0]
     flat_first = segment.astype(np.int64) * n_systems + first  # into the permuted matrix, segment-major
     flat_second = segment.astype(np.int64) * n_systems + second
@@ -342,7 +352,8 @@ def _judgment_permutations(scores, segment, first, second, human, names: list[st
     values = {name: [] for name in names}
     for _ in range(draws):
         flat = rng.permuted(scores, axis=0).T.ravel()
-        sign = np.sign(flat[flat_first] - flat[flat_second])
+        delta = flat[flat_first] - flat[flat_second]
+        sign = np.sign(delta)
         c = int(weight[untied & (sign == label)].sum())
         t_m = int(weight[untied & (sign == 0)].sum())
         t_h = int(weight[~untied & (sign != 0)].sum())
@@ -352,6 +363,8 @@ def _judgment_permutations(scores, segment, first, second, human, names: list[st
         if "tau_b" in values:
             denominator = math.sqrt((c + d + t_m) * (c + d + t_h))
             values["tau_b"].append((c - d) / denominator if denominator else math.nan)
+        if "acc_eq_calibrated" in values:
+            values["acc_eq_calibrated"].append(calibrate_epsilon(label, delta, "acc_eq", weight)[0])
     out = {}
     for name, drawn in values.items():
         drawn = np.array(drawn)

@@ -104,11 +104,12 @@ def three_way_accuracy(human, delta) -> float:
     return acc_eq(human, delta, 0.0)
 
 
-def calibrate_epsilon(human, delta, statistic: str = "acc_eq") -> tuple[float, float]:
+def calibrate_epsilon(human, delta, statistic: str = "acc_eq", weight=None) -> tuple[float, float]:
     """The threshold (among 0 and every |delta|) maximising acc_eq or tau_eq; returns (value, epsilon).
 
     All candidates are evaluated at once: sorting |delta|, each item turns into a metric tie once
-    epsilon reaches its |delta|, which moves it from C or D to T_m, or from T_h to T_hm.
+    epsilon reaches its |delta|, which moves it from C or D to T_m, or from T_h to T_hm. ``weight``:
+    how often each item counts (distinct comparisons with their repeats), 1 each by default.
     """
     if statistic not in ("acc_eq", "tau_eq"):
         raise ValueError(f"tie calibration optimises acc_eq or tau_eq, not {statistic!r}")
@@ -116,26 +117,33 @@ def calibrate_epsilon(human, delta, statistic: str = "acc_eq") -> tuple[float, f
     n = len(human)
     if n == 0:
         return float("nan"), 0.0
-    order = np.argsort(np.abs(delta), kind="stable")
+    w = np.ones(n, dtype=np.int64) if weight is None else np.asarray(weight, dtype=np.int64)
+    if w.shape != human.shape or (w < 0).any():
+        raise ValueError(f"need one non-negative weight per item, got shape {w.shape}")
+    order = np.argsort(np.abs(delta))  # order within a run of equal |delta| does not matter
     magnitude = np.abs(delta)[order]
     h = human[order]
-    agree = (np.sign(delta[order]).astype(int) == h) & (h != 0)
-    disagree = (h != 0) & ~agree
-    human_tie = h == 0
+    w = w[order]
+    agree = np.where((np.sign(delta[order]).astype(int) == h) & (h != 0), w, 0)
+    disagree = np.where(h != 0, w, 0) - agree
+    human_tie = np.where(h == 0, w, 0)
     # After the first k items become metric ties (prefix sums over the sorted order):
     prefix = lambda x: np.concatenate([[0], np.cumsum(x)])  # noqa: E731
     c = agree.sum() - prefix(agree)
     d = disagree.sum() - prefix(disagree)
     t_hm = prefix(human_tie)
     t_h = human_tie.sum() - t_hm
-    t_m = prefix(~human_tie)
+    t_m = prefix(w - human_tie)
+    total = int(w.sum())
+    if total == 0:
+        return float("nan"), 0.0
     # Valid cut points: k = 0 (epsilon below every nonzero |delta|) and the ends of runs of equal |delta|.
     ends = np.concatenate([np.flatnonzero(np.diff(magnitude) > 0) + 1, [n]])
     cuts = np.concatenate([[0], ends]) if magnitude[0] > 0 else ends
     if statistic == "acc_eq":
-        values = (c + t_hm)[cuts] / n
+        values = (c + t_hm)[cuts] / total
     else:
-        values = (c + t_hm - d - t_h - t_m)[cuts] / n
+        values = (c + t_hm - d - t_h - t_m)[cuts] / total
     best = int(np.argmax(values))
     k = cuts[best]
     epsilon = 0.0 if k == 0 else float(magnitude[k - 1])

@@ -199,20 +199,50 @@ def test_judgment_chance_gives_every_column_of_the_segment_level_table():
     assert list(levels) == list(chance.JUDGMENT_TABLE)
     functions = {"acc_eq": pairwise.acc_eq, "tau_eq": pairwise.tau_eq, "tau_b": pairwise.tau_b,
                  "three_way_accuracy": pairwise.three_way_accuracy,
+                 "acc_eq_calibrated": lambda h, d: pairwise.calibrate_epsilon(h, d, "acc_eq")[0],
                  **{v: (lambda h, d, v=v: pairwise.wmt_kendall(h, d, v)) for v in ("wmt12", "wmt13", "wmt14")}}
     for name, estimate in levels.items():
         expected = enumerate_judgments(functions[name])
-        if name in ("wmt13", "tau_b"):
+        if name in ("wmt13", "tau_b", "acc_eq_calibrated"):
             assert estimate.draws == 3000 and estimate.standard_error > 0
             assert abs(estimate.value - expected) < 4 * estimate.standard_error
         else:
             assert (estimate.draws, estimate.standard_error) == (0, 0.0)
             assert estimate.value == pytest.approx(expected, abs=1e-12)
     continuous = J_SCORES + np.array([[0.0, 0.0], [0.01, 0.0], [0.0, 0.0]])
-    exact = chance.judgment_chance(continuous, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, draws=0)
+    exact = chance.judgment_chance(continuous, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, draws=200)
     assert (exact["wmt13"].value, exact["tau_b"].value, exact["tau_b"].draws) == (0.0, 0.0, 0)
+    assert exact["acc_eq_calibrated"].draws == 200  # the humans tie: calibration is random
+    with pytest.raises(ValueError, match="at least 2 permutation draws"):
+        chance.judgment_chance(continuous, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, draws=0)
     again = chance.judgment_chance(J_SCORES, J_SEGMENT, J_FIRST, J_SECOND, J_HUMAN, draws=3000, seed=4)
     assert again == levels  # seeded
+
+
+def test_calibrated_level_without_human_ties_is_acc_eq_exact_level():
+    """No human tie: calibration keeps epsilon 0 on every permutation, so the level is exact."""
+    human = np.where(J_HUMAN == 0, 1, J_HUMAN)
+    levels = chance.judgment_chance(J_SCORES, J_SEGMENT, J_FIRST, J_SECOND, human, draws=50, seed=4)
+    calibrated = lambda h, d: pairwise.calibrate_epsilon(h, d, "acc_eq")[0]  # noqa: E731
+    values = []
+    for p0 in itertools.permutations(range(3)):
+        for p1 in itertools.permutations(range(3)):
+            permuted = np.column_stack([J_SCORES[list(p0), 0], J_SCORES[list(p1), 1]])
+            values.append(calibrated(human, permuted[J_FIRST, J_SEGMENT] - permuted[J_SECOND, J_SEGMENT]))
+    assert levels["acc_eq_calibrated"] == levels["acc_eq"]
+    assert levels["acc_eq_calibrated"].draws == 0
+    assert levels["acc_eq_calibrated"].value == pytest.approx(float(np.mean(values)), abs=1e-12)
+
+
+def test_weighted_calibration_equals_repeating_the_items():
+    rng = np.random.default_rng(5)
+    human, delta = rng.integers(-1, 2, size=40), rng.integers(-3, 4, size=40) / 2
+    weight = rng.integers(0, 4, size=40)
+    repeated = pairwise.calibrate_epsilon(np.repeat(human, weight), np.repeat(delta, weight), "acc_eq")
+    assert pairwise.calibrate_epsilon(human, delta, "acc_eq", weight) == repeated
+    assert repeated[0] > 0
+    with pytest.raises(ValueError, match="one non-negative weight per item"):
+        pairwise.calibrate_epsilon(human, delta, "acc_eq", weight[:3])
 
 
 def test_tie_probability_of_all_segments_at_once_equals_one_at_a_time():
