@@ -176,9 +176,10 @@ OUT_FILES = ("tasks.tsv", "average.tsv", "p_values.tsv", "ranking.tsv", "table.t
 
 
 def write_out(run: TasksRun, out: str | Path) -> None:
-    """The files of ``--out``: the long tables (every task x metric, the average, every test's p-value),
+    """The files of ``--out``: the long tables (every task x metric, the average, every test's p-value,
+    the reference levels),
     the plain ranking table, the table in every format, and the run's settings."""
-    from mtmeta.metaeval.task_tables import average_rows, p_value_rows, ranking_rows, render, task_rows
+    from mtmeta.metaeval.task_tables import average_rows, level_rows, p_value_rows, ranking_rows, render, task_rows
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -186,6 +187,7 @@ def write_out(run: TasksRun, out: str | Path) -> None:
     task_rows(result).to_csv(out / "tasks.tsv", sep="\t", index=False)
     average_rows(result).to_csv(out / "average.tsv", sep="\t", index=False)
     p_value_rows(result).to_csv(out / "p_values.tsv", sep="\t", index=False)
+    level_rows(result).to_csv(out / "levels.tsv", sep="\t", index=False)
     ranking_rows(result).to_csv(out / "ranking.tsv", sep="\t", index=False)
     for fmt, suffix in (("text", "txt"), ("tsv", "tsv"), ("latex", "tex"), ("markdown", "md")):
         (out / f"table.{suffix}").write_text(render(result, fmt, run.command), encoding="utf-8")

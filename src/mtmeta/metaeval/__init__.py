@@ -10,7 +10,8 @@
   ceiling and chance levels on three-rater MQM; ``crowd``: WMT's DA scored as a metric against MQM;
   ``annotators``: a second annotator on WMT12-14's pairwise judgments; ``level_draws``: bootstrap
   intervals of the levels and of the headroom share;
-- ``tasks``, ``task_tables``: mt-metrics-eval's task sets and their tables; ``export``: metric
+- ``tasks``, ``task_tables``: mt-metrics-eval's task sets and their tables; ``task_levels``: a
+  task's chance, all-tied and human levels; ``export``: metric
   scores in mt-metrics-eval's layout;
 - ``user_metric_tables``: every table of a user's metric on one pair (``mtmeta evaluate``);
   ``system_comparison``: confidence and paired tests between systems (``mtmeta score``).

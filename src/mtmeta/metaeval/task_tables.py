@@ -16,9 +16,18 @@ import math
 
 import pandas as pd
 
+from mtmeta.metaeval.task_levels import CHANCE, FLOOR, HUMAN
 from mtmeta.metaeval.tasks import NICKNAMES, TaskSetResult
 
 AVERAGE_HEADER = "avg-corr"
+# The reference levels (mtmeta.metaeval.task_levels) under the ranked metrics: never ranked.
+LEVELS = ((CHANCE, "chance"), (FLOOR, "floor"), (HUMAN, "human"))
+FLOOR_MARK = " ‡"  # a value equal to its task's all-tied floor
+
+
+def _on_floor(task, value: float) -> bool:
+    """Whether a metric's value is its task's all-tied floor (tie calibration declared every pair a tie)."""
+    return not math.isnan(task.floor.value) and abs(value - task.floor.value) <= 1e-12
 
 
 def _columns(result: TaskSetResult) -> tuple[list[dict], list[list[str]]]:
@@ -112,6 +121,36 @@ def _task_lines(result: TaskSetResult) -> list[str]:
     return lines
 
 
+def _level_cells(result: TaskSetResult, attribute: str) -> list[str]:
+    """Each task's level as text (``--`` where the task has none), ± its standard error if estimated."""
+    cells = []
+    for task in result.tasks:
+        level = getattr(task, attribute)
+        if math.isnan(level.value):
+            cells.append("--")
+        else:
+            cells.append(f"{level.value:.3f}" + (f" ± {level.standard_error:.3f}" if level.standard_error else ""))
+    return cells
+
+
+def _level_rows(result: TaskSetResult) -> list[tuple[str, str, list[str]]]:
+    """(name, average, task cells) of each level some task has."""
+    rows = []
+    for name, attribute in LEVELS:
+        cells = _level_cells(result, attribute)
+        if all(c == "--" for c in cells):
+            continue
+        average = result.levels.get(name, math.nan)
+        rows.append((name, "--" if math.isnan(average) else f"{average:.3f}", cells))
+    return rows
+
+
+def _level_lines(result: TaskSetResult) -> list[str]:
+    return [f"level {name} (not ranked): {AVERAGE_HEADER} {average}; "
+            + "; ".join(f"task{i} {c}" for i, c in enumerate(cells, start=1))
+            for name, average, cells in _level_rows(result)]
+
+
 def render(result: TaskSetResult, fmt: str = "text", command: str | None = None) -> str:
     """The whole result as MTME's notebook prints it, the run's settings and notes after it (and the
     command that made it, when given). ``markdown``: the same as a Markdown table with lists."""
@@ -124,7 +163,8 @@ def render(result: TaskSetResult, fmt: str = "text", command: str | None = None)
     else:
         body = metrics_table(metrics, columns, headers, fmt)
     comment = {"text": "", "tsv": "# ", "latex": "% "}[fmt]
-    lines = [_settings_line(result), *_task_lines(result), *(f"note: {n}" for n in result.notes)]
+    lines = [*_level_lines(result), _settings_line(result), *_task_lines(result),
+             *(f"note: {n}" for n in result.notes)]
     if command:
         lines.append(f"command: {command}")
     return body + "".join(f"{comment}{line}\n" for line in lines)
@@ -144,14 +184,19 @@ def markdown(result: TaskSetResult, command: str | None = None) -> str:
         out += "| " + " | ".join(heads) + " |\n|" + "---|" + "---:|" * (len(heads) - 1) + "\n"
         for m in metrics:
             cells = []
-            for column in columns:
+            for i, column in enumerate(columns):
                 value, rank = column.get(m, (None, None))
                 cells.append("--" if value is None else
-                             f"**{value:.3f}** (1)" if rank == 1 else f"{value:.3f} ({rank})")
+                             (f"**{value:.3f}** (1)" if rank == 1 else f"{value:.3f} ({rank})")
+                             + (FLOOR_MARK if i and _on_floor(result.tasks[i - 1], value) else ""))
             out += "| " + " | ".join([m.replace("*", "\\*").replace("|", "\\|"), *cells]) + " |\n"
+        for name, average, cells in _level_rows(result):
+            out += "| " + " | ".join([f"_{name}_", average, *cells]) + " |\n"
     out += "\nEach cell: value (significance cluster; 1 = top, in bold). '*' before a name: not a primary " \
            "submission (mt-metrics-eval's marker); average: each task's value rescaled to [0, 1] by its " \
-           "range, weighted (mt-metrics-eval's `AverageCorrs`), over the metrics in every task.\n\n"
+           "range, weighted (mt-metrics-eval's `AverageCorrs`), over the metrics in every task. Rows in " \
+           "italics are reference levels, not ranked (see the notes; ± a Monte-Carlo standard error); " \
+           f"{FLOOR_MARK.strip()}: the value of tying every pair (the all-tied floor).\n\n"
     out += "Tasks:\n\n" + "".join(f"- {line}\n" for line in _task_lines(result))
     if result.notes:
         out += "\nNotes (departures from mt-metrics-eval's set-up, exclusions):\n\n"
@@ -207,6 +252,25 @@ def average_rows(result: TaskSetResult) -> pd.DataFrame:
     return pd.DataFrame([{"metric": m, "average": v, "rank": r, "k": result.k, "seed": result.seed,
                           "task_set": result.task_set.name} for m, (v, r) in result.average.items()],
                         columns=["metric", "average", "rank", "k", "seed", "task_set"])
+
+
+LEVEL_COLUMNS = ["level", "task", "label", "value", "standard_error", "draws", "method", "seed", "task_set"]
+
+
+def level_rows(result: TaskSetResult) -> pd.DataFrame:
+    """Every reference level: one row per level and task (task 0: the average over the tasks)."""
+    rows = []
+    for name, attribute in LEVELS:
+        levels = [getattr(task, attribute) for task in result.tasks]
+        if all(math.isnan(level.value) for level in levels):
+            continue
+        rows.append({"level": name, "task": 0, "label": "average", "value": result.levels.get(name, math.nan),
+                     "standard_error": math.nan, "draws": 0, "method": "AverageCorrs of the task levels"})
+        for i, (task, level) in enumerate(zip(result.tasks, levels, strict=True), start=1):
+            rows.append({"level": name, "task": i, "label": task.task.label, "value": level.value,
+                         "standard_error": level.standard_error, "draws": level.draws, "method": level.method})
+    return pd.DataFrame([{**r, "seed": result.seed, "task_set": result.task_set.name} for r in rows],
+                        columns=LEVEL_COLUMNS)
 
 
 def p_value_rows(result: TaskSetResult) -> pd.DataFrame:

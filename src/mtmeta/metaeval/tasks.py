@@ -47,6 +47,7 @@ Where mtmeta departs from MTME, on purpose:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,6 +58,22 @@ import yaml
 from mtmeta.data.evalset import EvalSet, MetricScores, read_all_metric_scores, read_evalset
 from mtmeta.data.mtme_meta import MetaInfo, meta_info
 from mtmeta.errors import InputError
+from mtmeta.metaeval.task_levels import (
+    CHANCE,
+    CHANCE_NOTE,
+    FLOOR,
+    FLOOR_NOTE,
+    HUMAN,
+    HUMAN_NOTE,
+    LEVEL_DRAWS,
+    NO_LEVEL,
+    Level,
+    average_level,
+    chance_level,
+    floor_level,
+    human_level,
+    read_raters,
+)
 from mtmeta.stats.kendall_like import grouped_kendall_like
 from mtmeta.stats.permutation import (
     DEFAULT_SEED,
@@ -298,6 +315,7 @@ class Pair:
     metrics: list[MetricScores]
     info: MetaInfo
     deviations: list = field(default_factory=list)
+    raters: Path | None = None  # <test set>/<lp>.raters.tsv: several raters' scores of the same cells
 
 
 @dataclass
@@ -310,6 +328,9 @@ class TaskResult:
     n_items: int = 0
     human_used: bool = False
     notes: list = field(default_factory=list)
+    chance: Level = NO_LEVEL  # a metric without information (mtmeta.metaeval.task_levels)
+    floor: Level = NO_LEVEL  # every pair tied (tie-calibrated acc_eq only)
+    human: Level = NO_LEVEL  # one rater against the others, where the pairs have raters
 
     def value(self, metric: str) -> float:
         return self.ranking.values[self.ranking.names.index(metric)]
@@ -327,6 +348,7 @@ class TaskSetResult:
     seed: int
     k: int
     notes: list = field(default_factory=list)
+    levels: dict = field(default_factory=dict)  # level name -> its average over the tasks (NaN if some task lacks it)
 
 
 class PairNotFound(InputError):
@@ -378,7 +400,8 @@ def load_pair(root: str | Path, test_set: str, lp: str, *, std_ref: str | None =
     if absent:
         deviations.append(f"{test_set} {lp}: {len(absent)} of mt-metrics-eval's {len(info.primary_metrics)} primary "
                           f"metrics have no scores here: {', '.join(absent)}")
-    return Pair(evalset, metrics, info, deviations)
+    raters = base / f"{lp}.raters.tsv"
+    return Pair(evalset, metrics, info, deviations, raters if raters.is_file() else None)
 
 
 def display_name(metric: MetricScores, primaries: frozenset) -> str:
@@ -397,6 +420,7 @@ class _Prepared:
     systems: list
     human_used: bool
     notes: list
+    ratings: np.ndarray | None = None  # raters x systems x segments, where the pair has raters
 
 
 def _prepare(task: Task, pair: Pair, level: str, extra: Mapping[str, Mapping[str, MetricScores]]) -> _Prepared:
@@ -462,7 +486,8 @@ def _prepare(task: Task, pair: Pair, level: str, extra: Mapping[str, Mapping[str
             notes.append(f"{evalset.lp}: {name} has no {level}-level scores; left out")
             continue
         _add(metrics, name, metric, systems, notes, evalset.lp)
-    return _Prepared(gold, metrics, tuple(sorted(main_refs)), gold_name, systems, human_used, notes)
+    ratings = None if pair.raters is None else read_raters(pair.raters, systems, evalset.n_segments)
+    return _Prepared(gold, metrics, tuple(sorted(main_refs)), gold_name, systems, human_used, notes, ratings)
 
 
 def _add(metrics: dict, name: str, metric: MetricScores, systems: list, notes: list, lp: str) -> None:
@@ -475,8 +500,10 @@ def _add(metrics: dict, name: str, metric: MetricScores, systems: list, notes: l
     metrics[name] = metric.scores[[index[s] for s in systems]]
 
 
-def run_task(task: Task, pairs: Mapping[str, Pair], *, seed: int, extra=None) -> TaskResult:
-    """One task's values, significance tests and clusters (MTME's ``Task.Run``)."""
+def run_task(task: Task, pairs: Mapping[str, Pair], *, seed: int, extra=None, level_seed: int | None = None) -> TaskResult:
+    """One task's values, significance tests and clusters (MTME's ``Task.Run``), and its reference
+    levels (:mod:`mtmeta.metaeval.task_levels`; ``level_seed``: the human level's held-out rule,
+    ``seed`` by default)."""
     extra = extra or {}
     stopping = EarlyStopping(task.block_size, task.early_min, task.early_max)
     level = "seg" if task.corr_fcn == "pce" else task.level
@@ -516,7 +543,9 @@ def run_task(task: Task, pairs: Mapping[str, Pair], *, seed: int, extra=None) ->
                        "sample_rate": float(task.args.get("sample_rate", 1.0)), "calibration_seed": seed,
                        "running_sum": True}
         elif task.corr_fcn == "KendallLike":
-            return _kendall_like(result, gold, metrics, task)
+            result = _kendall_like(result, gold, metrics, task)
+            _add_levels(result, task, level, gold, prepared, seed, seed if level_seed is None else level_seed)
+            return result
         else:
             options = {"statistic": task.corr_fcn, "average_by": task.avg_by,
                        "nan_as_zero": task.replace_nans_with_zeros}
@@ -528,7 +557,17 @@ def run_task(task: Task, pairs: Mapping[str, Pair], *, seed: int, extra=None) ->
         return result
     result.ranking = rank_metrics(gold, {n: metrics[n] for n in names}, k=task.k, stopping=stopping, seed=seed,
                                   threshold=task.pval, **options)
+    _add_levels(result, task, level, gold, prepared, seed, seed if level_seed is None else level_seed)
     return result
+
+
+def _add_levels(result: TaskResult, task: Task, level: str, gold, prepared: list, seed: int, level_seed: int) -> None:
+    sizes = [len(p.systems) for p in prepared] if task.corr_fcn == "accuracy" else None
+    result.chance = chance_level(task.corr_fcn, gold, avg_by=task.avg_by, args=task.args, set_sizes=sizes, seed=seed)
+    result.floor = floor_level(task.corr_fcn, gold, avg_by=task.avg_by, args=task.args)
+    if all(p.ratings is not None for p in prepared):
+        result.human = human_level(task.corr_fcn, level, [p.ratings for p in prepared], avg_by=task.avg_by,
+                                   args=task.args, seed=level_seed)
 
 
 def _kendall_like(result: TaskResult, gold, metrics, task: Task) -> TaskResult:
@@ -577,7 +616,7 @@ def run_task_set(task_set: TaskSet, root: str | Path, *, extra=None, seed: int =
     results = []
     for index, task in enumerate(task_set.tasks):
         by_lp = {lp: pairs[(task.test_set, lp)] for lp in task.pairs}
-        results.append(run_task(task, by_lp, seed=seed + index, extra=extra))
+        results.append(run_task(task, by_lp, seed=seed + index, extra=extra, level_seed=seed))
     deviations = [d for key in dict.fromkeys((t.test_set, lp) for t in task_set.tasks for lp in t.pairs)
                   for d in pairs[key].deviations]
     notes = list(dict.fromkeys([*notes, *task_set.notes, *deviations, *(n for r in results for n in r.notes)]))
@@ -600,7 +639,22 @@ def run_task_set(task_set: TaskSet, root: str | Path, *, extra=None, seed: int =
         p_values = np.zeros((len(averages), len(averages)))
         ranks = assign_ranks(p_values, task_set.tasks[0].pval) if averages else []
     average = {name: (value, rank) for (name, value), rank in zip(averages.items(), ranks, strict=True)}
-    return TaskSetResult(task_set, results, average, p_values, seed, k, notes)
+    ranges = [r.task.range for r in results]
+    levels = {name: average_level([getattr(r, attribute) for r in results], ranges, weights)
+              for name, attribute in ((CHANCE, "chance"), (FLOOR, "floor"), (HUMAN, "human"))}
+    notes += _level_notes(results, pairs, task_set)
+    return TaskSetResult(task_set, results, average, p_values, seed, k, notes, levels)
+
+
+def _level_notes(results: list, pairs: Mapping, task_set: TaskSet) -> list[str]:
+    notes = [CHANCE_NOTE.format(draws=LEVEL_DRAWS)]
+    if any(not math.isnan(r.floor.value) for r in results):
+        notes.append(FLOOR_NOTE)
+    files = sorted({str(pairs[(t.test_set, lp)].raters.name) for t in task_set.tasks for lp in t.pairs
+                    if pairs[(t.test_set, lp)].raters is not None})
+    if any(not math.isnan(r.human.value) for r in results):
+        notes.append(HUMAN_NOTE.format(files=", ".join(files)))
+    return notes
 
 
 def _check_extra(extra, pairs) -> dict:

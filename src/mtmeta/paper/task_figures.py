@@ -7,11 +7,13 @@ from pathlib import Path
 
 import numpy as np
 
+from mtmeta.metaeval.task_levels import CHANCE, HUMAN
 from mtmeta.metaeval.tasks import NICKNAMES, TaskSetResult
 from mtmeta.paper.figures import MIN_FONT, line_height, plt, save, text_color_on, top_title, wrapped
 from mtmeta.paper.mqm_figures import CLUSTER_COLOURS
 
 CELL_WIDTH = 0.62  # inches per task column
+LEVEL_STYLE = {CHANCE: ("0.45", ":"), HUMAN: ("#7a3b8f", "--")}  # colour, line style of a level's line
 ROW_HEIGHT = 0.24  # inches per metric
 
 
@@ -43,6 +45,9 @@ def ranking_figure(result: TaskSetResult, outputs: list[str | Path], title: str 
     width = max(7.0, left + 0.25 + grid_w + 0.35)
     footer = [f"Average: each task's value rescaled to [0, 1] by its range, weighted; clusters at p <= "
               f"{result.task_set.tasks[0].pval} from k = {result.k} permutation draws (seed {result.seed})."]
+    if any(value == value for name, value in result.levels.items() if name in LEVEL_STYLE):
+        footer.append("Lines: the average of each task's chance level (a metric without information) and, where "
+                      "several raters rated the outputs, of one rater against the others (human); not ranked.")
     if left_out:
         footer.append(f"Below the line: not in every task, so not averaged ({', '.join(left_out)}).")
     footer_lines = [line for text in footer for line in wrapped(text, width - 0.4, MIN_FONT + 1)]
@@ -62,13 +67,19 @@ def ranking_figure(result: TaskSetResult, outputs: list[str | Path], title: str 
     ranks = [result.average[m][1] for m in averaged]
     colours = [_colour(r) for r in ranks]
     ax.scatter(values, [rows[m] for m in averaged], c=colours, s=24, zorder=3)
-    finite = values[np.isfinite(values)]
+    levels = {name: value for name, value in result.levels.items() if value == value and name in LEVEL_STYLE}
+    finite = np.concatenate([values[np.isfinite(values)], list(levels.values())])
     low, high = (finite.min(), finite.max()) if len(finite) else (0.0, 1.0)
     pad = 0.08 * (high - low) if high > low else 0.05
     ax.set_xlim(low - pad, high + 3.6 * pad)
     for metric, value, rank, colour in zip(averaged, values, ranks, colours, strict=True):
         ax.annotate(f"{value:.3f} ({rank})", (value, rows[metric]), xytext=(5, 0), textcoords="offset points",
                     va="center", fontsize=MIN_FONT + 0.5, color=colour)
+    for name, value in levels.items():  # the reference levels of the average: lines, never ranked
+        colour, style = LEVEL_STYLE[name]
+        ax.axvline(value, color=colour, linestyle=style, linewidth=1.0, zorder=2)
+        ax.text(value, 1.0, f" {name} {value:.3f}", transform=ax.get_xaxis_transform(), rotation=90, va="top",
+                ha="left", fontsize=MIN_FONT, color=colour)
     for metric in left_out:
         ax.text(0.03, rows[metric], "not averaged", transform=ax.get_yaxis_transform(), va="center",
                 fontsize=MIN_FONT + 0.5, color="0.35")

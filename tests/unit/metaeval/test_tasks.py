@@ -131,9 +131,9 @@ def test_the_command_prints_and_writes_the_tables(tmp_path, capsys):
     first = capsys.readouterr().out
     assert "avg-corr" in first and "k=50, seed=12345" in first
     assert first.endswith(f"command: mtmeta tasks wmt23 --root {root} --k 50 --seed 12345\n")
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["average.tsv", "p_values.tsv", "ranking.tsv",
-                                                                    "run.json", "table.md", "table.tex", "table.tsv",
-                                                                    "table.txt", "tasks.tsv"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["average.tsv", "levels.tsv", "p_values.tsv",
+                                                                    "ranking.tsv", "run.json", "table.md", "table.tex",
+                                                                    "table.tsv", "table.txt", "tasks.tsv"]
     assert (tmp_path / "out/table.txt").read_text() == first
     tasks = pd.read_csv(tmp_path / "out/tasks.tsv", sep="\t")
     assert len(tasks) == 20 and set(tasks["seed"]) == set(range(12345, 12355))
@@ -266,7 +266,7 @@ def test_notes_state_the_departures_from_the_official_set_up(tmp_path, capsys):
                  "--note", "a statement"]) == 0
     out = capsys.readouterr().out
     notes = [line for line in out.splitlines() if line.startswith("note: ")]
-    assert notes[0] == "note: a statement" and not any("gold" in n for n in notes)
+    assert notes[0] == "note: a statement" and not any("-level gold" in n for n in notes)
     assert "--gold mqm" in out.splitlines()[-1] and "--note 'a statement'" in out.splitlines()[-1]
     (root / "wmt23/human-scores/en-de.mqm.sys.score").rename(root / "wmt23/human-scores/en-de.other.sys.score")
     (root / "wmt23/human-scores/en-de.mqm.seg.score").rename(root / "wmt23/human-scores/en-de.other.seg.score")
