@@ -68,7 +68,8 @@ def chance_levels(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, human
     row = {f"chance_{CHANCE_COLUMNS[name]}": estimate.value for name, estimate in levels.items()}
     row.update(chance_tau_wmt13_se=levels["wmt13"].standard_error, chance_tau_b_se=levels["tau_b"].standard_error,
                chance_acc_eq_calibrated_se=levels["acc_eq_calibrated"].standard_error,
-               chance_draws=max(levels[name].draws for name in ("wmt13", "tau_b", "acc_eq_calibrated")), chance_seed=seed,
+               chance_draws=max(levels[name].draws for name in ("wmt13", "tau_b", "acc_eq_calibrated")),
+               chance_seed=seed,
                floor=float(np.mean(human == 0)) if len(human) else float("nan"))
     return row
 

@@ -500,7 +500,8 @@ def _add(metrics: dict, name: str, metric: MetricScores, systems: list, notes: l
     metrics[name] = metric.scores[[index[s] for s in systems]]
 
 
-def run_task(task: Task, pairs: Mapping[str, Pair], *, seed: int, extra=None, level_seed: int | None = None) -> TaskResult:
+def run_task(task: Task, pairs: Mapping[str, Pair], *, seed: int, extra=None,
+             level_seed: int | None = None) -> TaskResult:
     """One task's values, significance tests and clusters (MTME's ``Task.Run``), and its reference
     levels (:mod:`mtmeta.metaeval.task_levels`; ``level_seed``: the human level's held-out rule,
     ``seed`` by default)."""
