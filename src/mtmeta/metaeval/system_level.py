@@ -1,4 +1,10 @@
-"""System-level correlations of metric scores with human system scores."""
+"""System-level correlations of metric scores with human system scores.
+
+``chance``: the chance level of each of the three correlations, a metric's system scores permuted at
+random: 0 exactly wherever the correlation is defined (:mod:`mtmeta.stats.chance`), NaN where it is
+not. There is no human level at this level: WMT12-14 have no second, independent human ranking of
+whole systems (the official scores are other aggregations of the same judgments).
+"""
 from __future__ import annotations
 
 import pandas as pd
@@ -11,7 +17,7 @@ NOT_SCORES = set(COLUMNS) - set(SCORE_COLUMNS)  # the counts beside the scores c
 SYSTEM_LEVEL_COLUMNS = [
     "dataset", "lp", "metric", "human_score", "n_systems", "n_systems_unjudged",
     "pearson", "pearson_p", "spearman", "spearman_p", "kendall", "kendall_p", "kendall_variant", "p_method",
-    "n_segments", "n_judged_segments", "n_tasks", "n_comparisons", "description", "metric_signature",
+    "chance", "n_segments", "n_judged_segments", "n_tasks", "n_comparisons", "description", "metric_signature",
 ]  # fmt: skip
 
 
@@ -56,6 +62,7 @@ def system_level_correlations(
                 "n_systems_unjudged": int(len(system_scores) - len(usable)),
                 **stats,
                 "kendall_variant": KENDALL_VARIANT,
+                "chance": 0.0 if stats["pearson"] == stats["pearson"] else float("nan"),
                 "n_segments": summary["n_segments"],
                 "n_judged_segments": summary["n_judged_segments"],
                 "n_tasks": summary["n_tasks"],
