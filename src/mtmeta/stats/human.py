@@ -75,8 +75,10 @@ def score_draws(comparisons: pd.DataFrame, systems: list[str], segment_weights: 
     """The three human scores of ``systems`` for every bootstrap draw (draws x systems each).
 
     ``segment_weights`` (draws x segments) counts how often each segment of ``seg_ids`` was drawn; a
-    comparison weighs as much as its segment. Counts are matrix products over all draws at once
-    (in chunks of ``chunk`` draws to bound memory); the scores follow :func:`system_scores`.
+    comparison weighs as much as its segment. Each segment's comparisons are first counted per system
+    (won, lost, tied) and per ordered pair (i beat j); a draw's counts are then one matrix product of
+    its segment weights with those per-segment counts (in chunks of ``chunk`` draws to bound memory),
+    whole numbers, exact in float64; the scores follow :func:`system_scores`.
     """
     position = {s: k for k, s in enumerate(systems)}
     column = {int(seg): k for k, seg in enumerate(seg_ids)}
@@ -86,33 +88,34 @@ def score_draws(comparisons: pd.DataFrame, systems: list[str], segment_weights: 
     b = rows["sys_b"].map(position).to_numpy()
     seg = rows["seg_id"].map(column).to_numpy()
     outcome = rows["outcome"].to_numpy()
-    n_sys, n_cmp = len(systems), len(rows)
+    n_sys, n_seg = len(systems), len(seg_ids)
     check_allocation(f"the human scores of {min(chunk, len(segment_weights))} draws at once x {n_sys * n_sys} ordered "
                      "pairs of systems", min(chunk, len(segment_weights)) * n_sys * n_sys, 40)
-    idx = np.arange(n_cmp)
     a_won, b_won, tied = outcome == "a", outcome == "b", outcome == "tie"
 
     from scipy import sparse  # here: the correlation jobs import this module, and only the bootstrap needs it
 
-    def indicator(rows_, cols_, n_cols):  # sparse (comparisons x n_cols) 0/1 matrix
-        return sparse.csr_matrix((np.ones(len(rows_)), (rows_, cols_)), shape=(n_cmp, n_cols))
+    def per_segment(segments, cols_, n_cols):  # sparse (segments x n_cols) counts of comparisons
+        return sparse.csr_matrix((np.ones(len(segments)), (segments, cols_)), shape=(n_seg, n_cols))
 
-    # For each comparison, which system won, lost or tied it; and which ordered pair (i beats j).
-    win = indicator(np.r_[idx[a_won], idx[b_won]], np.r_[a[a_won], b[b_won]], n_sys)
-    loss = indicator(np.r_[idx[a_won], idx[b_won]], np.r_[b[a_won], a[b_won]], n_sys)
-    tie = indicator(np.r_[idx[tied], idx[tied]], np.r_[a[tied], b[tied]], n_sys)
-    pair_win = indicator(np.r_[idx[a_won], idx[b_won]], np.r_[a[a_won] * n_sys + b[a_won], b[b_won] * n_sys + a[b_won]],
-                         n_sys * n_sys)
+    # Per segment: how many comparisons each system won, lost or tied, and each ordered pair (i beats j).
+    decided_seg = np.r_[seg[a_won], seg[b_won]]
+    counts = sparse.hstack([
+        per_segment(decided_seg, np.r_[a[a_won], b[b_won]], n_sys),
+        per_segment(decided_seg, np.r_[b[a_won], a[b_won]], n_sys),
+        per_segment(np.r_[seg[tied], seg[tied]], np.r_[a[tied], b[tied]], n_sys),
+        per_segment(decided_seg, np.r_[a[a_won] * n_sys + b[a_won], b[b_won] * n_sys + a[b_won]], n_sys * n_sys),
+    ]).T.tocsr()  # features x segments
 
     out = {name: np.empty((len(segment_weights), n_sys)) for name in SCORE_COLUMNS}
     for start in range(0, len(segment_weights), chunk):
-        w = np.asarray(segment_weights[start : start + chunk], dtype=float)[:, seg]  # draws x comparisons
-        # (sparse.T @ dense.T).T keeps the products sparse-times-dense.
-        wins, losses, ties = ((m.T @ w.T).T for m in (win, loss, tie))
+        w = np.asarray(segment_weights[start : start + chunk], dtype=float)  # draws x segments
+        totals = (counts @ w.T).T  # draws x features: sparse-times-dense
+        wins, losses, ties = totals[:, :n_sys], totals[:, n_sys:2 * n_sys], totals[:, 2 * n_sys:3 * n_sys]
         with np.errstate(divide="ignore", invalid="ignore"):
             out["gt_others"][start : start + chunk] = wins / (wins + losses)
             out["ge_others"][start : start + chunk] = (wins + ties) / (wins + losses + ties)
-            beats = (pair_win.T @ w.T).T.reshape(len(w), n_sys, n_sys)
+            beats = totals[:, 3 * n_sys:].reshape(len(w), n_sys, n_sys)
             decided = beats + beats.transpose(0, 2, 1)
             rate = np.where(decided > 0, beats / np.where(decided > 0, decided, 1), np.nan)
             out["expected_wins"][start : start + chunk] = np.nanmean(rate, axis=2)
