@@ -179,3 +179,37 @@ def test_a_score_file_the_study_has_is_read_not_recomputed(tmp_path, config, cap
                               f"`snakemake --cores {_cores()} score_meteor_basic --configfile mine.yaml` (a rule "
                               "scores its metric on every pair it has), or `make study`")
     capsys.readouterr()
+
+
+def test_a_pair_the_study_does_not_have_is_named_before_anything_is_prepared(project, capsys):
+    runner = FakeRunner()
+    scores = project / "mine.seg.tsv"
+    scores.write_text("dataset\tlp\tsystem\tseg_id\tscore\nwmt12\ten-cs\tsysA\t1\t0.5\nwmt12\ten-xx\tsysA\t1\t0.5\n")
+    from mtmeta.app.evaluate import read_user_scores
+
+    with pytest.raises(MtmetaError) as caught:
+        read_user_scores(load_config(), Path("results"), None, scores,
+                         workflow_builder(Path("results"), None, 2, runner=runner))
+    assert str(caught.value).startswith(f"{scores}:3: dataset 'wmt12' with language pair 'en-xx' is not in the "
+                                        "study; expected one of: wmt12 cs-en, ")
+    assert runner.calls == [] and capsys.readouterr().err == ""
+
+
+def test_without_the_project_every_missing_pair_is_named_in_the_command(tmp_path):
+    from mtmeta.app.evaluate_inputs import not_prepared_message
+
+    message = not_prepared_message(tmp_path / "results", [("wmt12", "en-cs"), ("wmt21news", "en-de")], "mine.yaml")
+    assert message.startswith(f"{tmp_path}/results/datasets/wmt12/en-cs/segments.parquet not found: ")
+    assert (f"run there `snakemake --cores {_cores()} results/datasets/wmt12/en-cs/segments.parquet "
+            "results/datasets/wmt21news/en-de/segments.parquet --configfile mine.yaml` (or `make study`)") in message
+
+
+@pytest.mark.parametrize(("dataset", "lp", "annotated"), [
+    ("wmt12", "en-cs", True), ("wmt14", "hi-en", True), ("wmt13dev", "en-cs", False), ("wmt14", "en-cs", False),
+    ("wmt21news", "en-de", False), ("evaluator", "xx-en", False)])
+def test_the_pairs_with_a_second_annotator_are_the_workflows(config, dataset, lp, annotated):
+    """A WMT pair with repeated judgments has the study's second-annotator level (rule judgment_levels);
+    evaluate says when that table is not there rather than leave the level out silently."""
+    from mtmeta.app.evaluate import _annotated
+
+    assert _annotated(config, dataset, lp) is annotated

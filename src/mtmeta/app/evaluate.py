@@ -70,9 +70,13 @@ def read_user_scores(config: dict, pairs: dict[tuple[str, str], PairData] | Path
     read = {level: read_score_file(path, level) for level, path in (("system", system_file),
                                                                       ("segment", segment_file)) if path is not None}
     wanted = dict.fromkeys(pair for rows in read.values() for pair in zip(rows["dataset"], rows["lp"], strict=True))
+    all_pairs = {(d, lp): None for d, ds in config["datasets"].items() for lp in ds["language_pairs"]}
+    for level, rows in read.items():  # a pair the study does not have: named before any pair is prepared
+        outside = [pair not in all_pairs for pair in zip(rows["dataset"], rows["lp"], strict=True)]
+        if any(outside):
+            check_against(rows[outside], system_file if level == "system" else segment_file, level, all_pairs)
     if isinstance(pairs, Path):
         pairs = study_pairs(config, pairs, wanted, prepare, config_file)
-    all_pairs = {(d, lp): None for d, ds in config["datasets"].items() for lp in ds["language_pairs"]}
     for level, rows in read.items():
         check_against(rows, system_file if level == "system" else segment_file, level, {**all_pairs, **pairs})
     if len(read) == 2:
@@ -229,6 +233,10 @@ def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, sys
                              human, human_segments, draws=draws, seed=seed, alpha=1 - confidence)
         if levels is not None:
             evaluation.tables["levels"] = levels
+        if segments is not None and _annotated(config, dataset, lp) and not (results / SEGMENT_LEVELS).is_file():
+            notes.append(f"no human level (the second annotator) in levels.tsv: it is read from the study's "
+                         f"{results / SEGMENT_LEVELS} (rule judgment_levels, after every metric's segment-level "
+                         "table: `make study`), which is not there")
         evaluation.notes += notes
         evaluations[(dataset, lp)] = evaluation
     return evaluations
@@ -270,13 +278,28 @@ def user_levels(config: dict, results: Path, dataset: str, lp: str, name: str, h
     return table.reindex(columns=LEVEL_COLUMNS)
 
 
+# The study's segment-level table with the second annotator's levels (rule judgment_levels).
+SEGMENT_LEVELS = Path("correlations") / "segment_levels.tsv"
+
+
+def _annotated(config: dict, dataset: str, lp: str) -> bool:
+    """Whether the study gives the pair a second annotator's level (rule judgment_levels' pairs, the
+    workflow's ANNOTATED_LPS)."""
+    from mtmeta.data.fetch import plan_fetch
+    from mtmeta.data.prepare import ANNOTATED_FORMATS, judgment_source
+
+    ds = config["datasets"][dataset]
+    source = judgment_source(ds, lp) if ds["kind"] == "wmt" else None
+    return source is not None and plan_fetch(source, config["sources"][source], None).format in ANNOTATED_FORMATS
+
+
 def _second_annotator(results: Path, dataset: str, lp: str, name: str, row: pd.Series) -> pd.DataFrame | None:
     """The study's second annotator on a WMT12-14 pair beside the user's segment-level values and their
     chance levels (from its segment_level row), with the share of the headroom."""
     from mtmeta.metaeval.annotators import HUMAN, TABLE_STATISTICS
     from mtmeta.stats.ceiling import headroom_share
 
-    path = results / "correlations" / "segment_levels.tsv"
+    path = results / SEGMENT_LEVELS
     if not path.is_file():
         return None
     study = read_tsv(path)

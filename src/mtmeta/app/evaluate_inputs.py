@@ -127,7 +127,8 @@ def _first_error(log: Path) -> str:
 def not_prepared_message(results: Path, pairs: list[tuple[str, str]], configfile: str | None) -> str:
     """A missing prepared pair where evaluate cannot run the workflow: which file, and what to run."""
     first = pair_dir(results, *pairs[0]) / NEEDED[0]
-    command = " ".join(snakemake_command(targets(Path("results"), pairs)[:1], default_cores(), configfile)[1:])
+    segments = [str(pair_dir(Path("results"), d, lp) / NEEDED[0]) for d, lp in pairs]  # one job per pair
+    command = " ".join(snakemake_command(segments, default_cores(), configfile)[1:])
     return (f"{first} not found: evaluate reads the prepared pair from a study's results, and builds it only when "
             f"run in the study's directory (the one with its Snakefile) with the default --results results; run "
             f"there `snakemake {command}` (or `make study`), or pass --results DIR of a study that has it")
