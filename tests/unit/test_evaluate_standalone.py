@@ -213,3 +213,19 @@ def test_the_pairs_with_a_second_annotator_are_the_workflows(config, dataset, lp
     from mtmeta.app.evaluate import _annotated
 
     assert _annotated(config, dataset, lp) is annotated
+
+
+def test_scoring_here_leaves_no_tokenisations_behind(tmp_path, config, capsys):
+    """The tokenisations score_here preloads live in a scratch file: a tokeniser made afterwards in the
+    same process (here `mtmeta score` with another tokeniser) must not look for it."""
+    from mtmeta.app.evaluate_inputs import score_here
+
+    write_pair(tmp_path / "results")
+    assert list(score_here(config, tmp_path / "results", "wmt12", "en-cs", ["bleu"])) == ["bleu"]
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("\n".join(HYPOTHESES["sysC"]) + "\n")
+    ref.write_text("\n".join(REFERENCES) + "\n")
+    assert main(["score", "bleu", "--hyp", str(hyp), "--ref", str(ref), "--set", "tokenize=intl"]) == 0
+    score = float(capsys.readouterr().out.split("\t")[0])
+    assert score == pytest.approx(sacrebleu.corpus_bleu(HYPOTHESES["sysC"], [REFERENCES], tokenize="intl").score,
+                                  abs=1e-6)

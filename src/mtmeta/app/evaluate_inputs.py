@@ -158,6 +158,7 @@ def score_here(config: dict, results: Path, dataset: str, lp: str, metric_ids: l
     their files hold them: the system table through the text the TSV file would have (%.17g, read
     back by :func:`mtmeta.io.read_tsv`), so that evaluate's numbers are those it reads from a study."""
     from mtmeta.app.config import metric_spec
+    from mtmeta.data.tokenize import forget
     from mtmeta.io import write_parquet
     from mtmeta.metrics.score_tables import score_runs
 
@@ -167,11 +168,14 @@ def score_here(config: dict, results: Path, dataset: str, lp: str, metric_ids: l
     with tempfile.TemporaryDirectory(prefix="mtmeta-evaluate-") as scratch, _quiet("mtmeta.metrics.score_tables"):
         tokens = Path(scratch) / "tokens.parquet"
         write_parquet(token_table(pd.read_parquet(segments, columns=["hypothesis", "reference"])), tokens)
-        for metric_id in metric_ids:
-            name, params = metric_spec(config, metric_id)
-            entry = {"id": metric_id, "name": name, "params": params}
-            ((segment_table, system_table),) = score_runs(entry, [run], [tokens], [segments])
-            out[metric_id] = (segment_table, as_written(system_table))
+        try:
+            for metric_id in metric_ids:
+                name, params = metric_spec(config, metric_id)
+                entry = {"id": metric_id, "name": name, "params": params}
+                ((segment_table, system_table),) = score_runs(entry, [run], [tokens], [segments])
+                out[metric_id] = (segment_table, as_written(system_table))
+        finally:
+            forget()  # the tokenisations' file goes with the scratch directory: no tokeniser may read it later
     return out
 
 
