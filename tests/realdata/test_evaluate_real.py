@@ -102,7 +102,12 @@ def test_a_noisy_metric_is_evaluated_against_scipy_and_written(study, capsys):
     williams = pd.read_csv(written / "williams.tsv", sep="\t")
     assert len(williams) == 2 * len(BUILTINS)  # the user's metric against each built-in one, both ways
     assert "wmt12 en-cs: noisy, 13 systems" in out.out and "<- yours" in out.out
-    assert (written / "notes.txt").read_text() == ""
+    # the study's second-annotator level (rule judgment_levels) is not in this results directory: said so
+    assert (written / "notes.txt").read_text() == (
+        "wmt12 en-cs: no human level (the second annotator) in levels.tsv: it is read from the study's "
+        f"{study['root'] / 'results' / 'correlations' / 'segment_levels.tsv'} (rule judgment_levels, after every "
+        "metric's segment-level table: `make study`), which is not there\n")
+    assert not (written / "levels.tsv").exists()
 
 
 def test_a_system_the_study_does_not_have_is_an_error(study, capsys, tmp_path):

@@ -10,7 +10,7 @@ from mtmeta import metrics as metric_registry
 from mtmeta.app.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
 from mtmeta.data.corpus import LANGUAGE_PAIR, target_language
 from mtmeta.data.evalset import update_manifest
-from mtmeta.data.prepare import error_annotated_pairs, evalset_root, judgment_source
+from mtmeta.data.prepare import ANNOTATED_FORMATS, error_annotated_pairs, evalset_root, judgment_source
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 from mtmeta.data.neural_scores import METRICS as NEURAL_METRICS
 from mtmeta.data.wmt21 import SOURCES as WMT21_SOURCES
@@ -183,7 +183,6 @@ RATER_LPS = [(d, lp) for d, lp in MTME_LPS if DATASETS[d]["evalset"].get("assemb
 # ids, or the mirror's pairwise preferences): a second annotator as the human level of the
 # segment-level table (rule judgment_levels). The WMT13 dev subset's ranks (a course's derivation)
 # and the evaluator set's labels (one per item) have no repeated WMT judgments.
-ANNOTATED_FORMATS = ("wmt_ranking_csv", "pairwise_tsv")
 ANNOTATED_LPS = [(d, lp) for d, lp in JUDGED_LPS if DATASETS[d]["kind"] == "wmt"
                  and PLANS[judgment_source(DATASETS[d], lp)].format in ANNOTATED_FORMATS]
 

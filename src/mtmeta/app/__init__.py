@@ -6,7 +6,9 @@
 - ``score_output``: what ``mtmeta score`` prints (sacrebleu's forms and mtmeta's);
 - ``tasks_cli``: ``mtmeta tasks``, an mt-metrics-eval task set on a data root;
 - ``study_tasks``: the study's official task tables (rule official_tasks) made by ``mtmeta tasks``' code;
-- ``evaluate``: ``mtmeta evaluate``, a user's metric through a finished study's meta-evaluation;
+- ``evaluate``: ``mtmeta evaluate``, a user's metric through the study's meta-evaluation;
+- ``evaluate_inputs``: what ``evaluate`` needs of a pair the results lack: its prepared files (the
+  study's workflow, run for them) and built-in scores (computed here where nothing else is needed);
 - ``options``: the command-line argument types (counts, seeds, the config schema's ranges);
 - ``config``: the study's config, loaded and validated with the workflow's schema;
 - ``config_file``: where the study's config file is, and its ``metric_settings`` read quickly.

@@ -173,6 +173,7 @@ def cmd_evaluate(args) -> int:
     import pandas as pd
 
     from mtmeta.app.evaluate import TABLES, check_name, check_output_directory, evaluate, write_tables
+    from mtmeta.app.evaluate_inputs import default_cores, workflow_builder
 
     if args.system is None and args.segment is None:
         raise MtmetaError("give --system FILE, --segment FILE or both")
@@ -182,8 +183,11 @@ def cmd_evaluate(args) -> int:
         name = check_name(Path(args.system or args.segment).name.split(".")[0], "the name from the file name")
     out = Path(args.out or Path(args.results) / "evaluate" / name)
     check_output_directory(out)  # before the work, not after it
-    evaluations = evaluate(_config(args), Path(args.results), name, not args.lower_is_better, args.system,
-                           args.segment, args.draws, args.seed, args.confidence, args.against)
+    config = _config(args)
+    # A pair the results lack is built by the study's workflow, when run in the study's directory.
+    prepare = workflow_builder(Path(args.results), args.config, args.cores or default_cores())
+    evaluations = evaluate(config, Path(args.results), name, not args.lower_is_better, args.system,
+                           args.segment, args.draws, args.seed, args.confidence, args.against, prepare, args.config)
     written = write_tables(evaluations, out)
     if args.format == "json":
         print(json.dumps({f"{d} {lp}": {"notes": e.notes, **{kind: _records(e.tables[kind])
@@ -405,7 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_config(add("evaluate", cmd_evaluate,
                         "Meta-evaluate your own metric's scores on the study's datasets, beside the built-in "
                         "metrics: correlations with bootstrap intervals, segment-level agreement, Williams, Meng "
-                        "and WMT-style ranks (reads a finished study's results)."))
+                        "and WMT-style ranks (reads the study's results; run in the study's directory, it builds a "
+                        "pair they lack with the workflow and scores the built-in metrics that need nothing else)."))
     p.add_argument("--system", help="system scores: TSV with dataset, lp, system, score")
     p.add_argument("--segment", help="segment scores: TSV with dataset, lp, system, seg_id, score (needed for the "
                                      "bootstrap and segment-level agreement; system scores default to their means)")
@@ -416,6 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compare with these built-in metric ids only (default: every metric the study scores on "
                         "the pair)")
     p.add_argument("--out", help="where the tables go (default: RESULTS/evaluate/NAME)")
+    p.add_argument("--cores", type=options.positive_int,
+                   help="cores of the workflow run that prepares a pair the results lack (default: every core)")
     p.add_argument("--draws", type=options.config_int("bootstrap", "draws"),
                    help="bootstrap draws, as config's bootstrap.draws allows (default: its value)")
     p.add_argument("--seed", type=options.seed,

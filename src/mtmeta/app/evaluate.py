@@ -1,5 +1,6 @@
 """``mtmeta evaluate``: a user's own metric scores through the study's meta-evaluation, beside the
-built-in metrics, read from a finished study's ``results/`` (its prepared datasets and scores)."""
+built-in metrics, read from the study's ``results/`` (its prepared datasets and scores); what a pair
+lacks there is built by the study's workflow or scored here (:mod:`mtmeta.app.evaluate_inputs`)."""
 
 from __future__ import annotations
 
@@ -41,32 +42,41 @@ def pair_data(path: str | Path) -> PairData:
                     tuple(int(s) for s in sorted(segments["seg_id"].unique())), tuple(humans))
 
 
-def study_pairs(config: dict, results: Path, wanted) -> dict[tuple[str, str], PairData]:
+def study_pairs(config: dict, results: Path, wanted, prepare=None,
+                config_file: str | None = None) -> dict[tuple[str, str], PairData]:
     """The systems and segment ids of each wanted dataset x language pair of the study (from its
-    prepared segment tables); a pair the config has but the results do not is an error."""
-    pairs = {}
-    for dataset, lp in wanted:
-        if dataset not in config["datasets"] or lp not in config["datasets"][dataset]["language_pairs"]:
-            continue  # check_against names the row and the pairs there are
-        path = results / "datasets" / dataset / lp / "segments.parquet"
-        if not path.is_file():
-            raise MtmetaError(f"{path} not found: evaluate reads a finished study (run `make study`, or "
-                              f"`snakemake {path}`), or pass --results DIR")
-        pairs[(dataset, lp)] = pair_data(path)
-    return pairs
+    prepared segment tables). A pair the config has but the results do not is built by ``prepare``
+    (:func:`mtmeta.app.evaluate_inputs.workflow_builder`: the study's workflow), or, without it, an
+    error saying what to run (``config_file``: the config the user gave)."""
+    from mtmeta.app.evaluate_inputs import missing_pairs, not_prepared_message
+
+    # A pair the config does not have: check_against names the row and the pairs there are.
+    known = [(d, lp) for d, lp in wanted if d in config["datasets"] and lp in config["datasets"][d]["language_pairs"]]
+    missing = missing_pairs(results, known)
+    if missing:
+        if prepare is None:
+            raise MtmetaError(not_prepared_message(results, missing, config_file))
+        prepare(missing)
+    return {(d, lp): pair_data(results / "datasets" / d / lp / "segments.parquet") for d, lp in known}
 
 
-def read_user_scores(config: dict, pairs: dict[tuple[str, str], PairData] | Path, system_file, segment_file) -> dict:
+def read_user_scores(config: dict, pairs: dict[tuple[str, str], PairData] | Path, system_file, segment_file,
+                     prepare=None, config_file: str | None = None) -> dict:
     """(dataset, lp) -> {"system": rows | None, "segment": rows | None}, every row checked against the
-    study's pairs (``pairs``, or those of a results directory)."""
+    study's pairs (``pairs``, or those of a results directory: :func:`study_pairs`, with ``prepare``
+    and ``config_file``)."""
     if system_file is None and segment_file is None:
         raise MtmetaError("give --system FILE, --segment FILE or both")
     read = {level: read_score_file(path, level) for level, path in (("system", system_file),
                                                                       ("segment", segment_file)) if path is not None}
     wanted = dict.fromkeys(pair for rows in read.values() for pair in zip(rows["dataset"], rows["lp"], strict=True))
-    if isinstance(pairs, Path):
-        pairs = study_pairs(config, pairs, wanted)
     all_pairs = {(d, lp): None for d, ds in config["datasets"].items() for lp in ds["language_pairs"]}
+    for level, rows in read.items():  # a pair the study does not have: named before any pair is prepared
+        outside = [pair not in all_pairs for pair in zip(rows["dataset"], rows["lp"], strict=True)]
+        if any(outside):
+            check_against(rows[outside], system_file if level == "system" else segment_file, level, all_pairs)
+    if isinstance(pairs, Path):
+        pairs = study_pairs(config, pairs, wanted, prepare, config_file)
     for level, rows in read.items():
         check_against(rows, system_file if level == "system" else segment_file, level, {**all_pairs, **pairs})
     if len(read) == 2:
@@ -80,36 +90,75 @@ def read_user_scores(config: dict, pairs: dict[tuple[str, str], PairData] | Path
             for pair in wanted}
 
 
-def builtin_scores(config: dict, results: Path, dataset: str, lp: str,
-                   against: list[str] | None = None) -> dict[str, tuple[pd.DataFrame, bool]]:
+def builtin_scores(config: dict, results: Path, dataset: str, lp: str, against: list[str] | None = None,
+                   notes: list[str] | None = None,
+                   config_file: str | None = None) -> dict[str, tuple[pd.DataFrame, bool]]:
     """The system scores and direction of the built-in metrics the study scores on a pair (or of those
-    of them named in ``against``)."""
-    from mtmeta.app.config import metric_spec, metrics_of
+    of them named in ``against``): read from the study's score files; where a metric has none, scored
+    here if it needs nothing but the prepared pair (:func:`mtmeta.app.evaluate_inputs.score_here`),
+    else left out. What was scored here and what was left out (with the command that scores it) is
+    said on standard error and appended to ``notes``."""
+    from mtmeta.app.config import metric_spec, metrics_of, score_rule_name
+    from mtmeta.app.evaluate_inputs import default_cores, metric_needs, say, score_here
+    from mtmeta.data.corpus import target_language
 
     scored = metrics_of(config, dataset, lp)
     unknown = [m for m in against or [] if m not in scored]
     if unknown:
         raise MtmetaError(f"--against {' '.join(unknown)}: not scored on {dataset} {lp}; expected some of: "
                           f"{', '.join(scored)}")
+    wanted = list(dict.fromkeys(against or scored))
+    folder = results / "scores" / dataset / lp
+    tables, here, left_out = {}, [], {}
+    for metric_id in wanted:
+        path = folder / f"{metric_id}.sys.tsv"
+        if path.is_file():
+            tables[metric_id] = _read_builtin(results, dataset, lp, path)
+            continue
+        needs = metric_needs(config, metric_id, target_language(lp))
+        if needs:
+            left_out[metric_id] = needs
+        else:
+            here.append(metric_id)
+    notes = [] if notes is None else notes
+    if here:
+        say(f"{dataset} {lp}: scoring {', '.join(here)} here (no score files in {folder}), as the study's scoring "
+            "rules do; nothing is written there")
+        computed = score_here(config, results, dataset, lp, here)
+        tables.update({metric_id: systems for metric_id, (_, systems) in computed.items()})
+        notes.append(f"{', '.join(here)}: scored by evaluate (no score files in {folder}), with the study's scoring "
+                     "code")
+    if left_out:
+        command = " ".join(["snakemake", "--cores", str(default_cores()), *(score_rule_name(m) for m in left_out),
+                            *(["--configfile", config_file] if config_file else [])])
+        needs = ", ".join(dict.fromkeys(what for whats in left_out.values() for what in whats))
+        they, need, them = ("they", "need", "them") if len(left_out) > 1 else ("it", "needs", "it")
+        line = (f"left out {', '.join(left_out)}: no score files in {folder}, and {they} {need} more than the "
+                f"prepared pair ({needs}); the study scores {them}: `{command}` (a rule scores its metric on "
+                "every pair it has), or `make study`")
+        say(f"{dataset} {lp}: {line}")
+        notes.append(line)
     found = {}
-    for metric_id in against or scored:
-        path = results / "scores" / dataset / lp / f"{metric_id}.sys.tsv"
-        if not path.is_file():
-            raise MtmetaError(f"{path} not found: the built-in metrics' scores come from a finished study "
-                              "(run `make study`), or pass --results DIR")
-        name, params = metric_spec(config, metric_id)
-        table = read_tsv(path)
-        segments = results / "datasets" / dataset / lp / "segments.parquet"
-        if segments.is_file():  # a truncated score table would correlate over fewer systems than the others
-            expected = pair_data(segments).systems
-            missing = sorted(set(expected) - set(table.dropna(subset=["score"])["system"]))
-            if missing:
-                raise InputError(path, f"no score for {len(missing)} of the pair's {len(expected)} systems "
-                                 f"({', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''})",
-                                 expected=f"a score for every system of {segments}",
-                                 hint="A truncated or stale file: delete it and rerun its scoring")
-        found[metric_id] = (table, MetricSpec(metric_id, name, params).higher_is_better)
+    for metric_id in wanted:
+        if metric_id in tables:
+            name, params = metric_spec(config, metric_id)
+            found[metric_id] = (tables[metric_id], MetricSpec(metric_id, name, params).higher_is_better)
     return found
+
+
+def _read_builtin(results: Path, dataset: str, lp: str, path: Path) -> pd.DataFrame:
+    """A built-in metric's system scores from the study's file, with a score for every system of the pair."""
+    table = read_tsv(path)
+    segments = results / "datasets" / dataset / lp / "segments.parquet"
+    if segments.is_file():  # a truncated score table would correlate over fewer systems than the others
+        expected = pair_data(segments).systems
+        missing = sorted(set(expected) - set(table.dropna(subset=["score"])["system"]))
+        if missing:
+            raise InputError(path, f"no score for {len(missing)} of the pair's {len(expected)} systems "
+                             f"({', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''})",
+                             expected=f"a score for every system of {segments}",
+                             hint="A truncated or stale file: delete it and rerun its scoring")
+    return table
 
 
 # A metric's name in the tables and the default folder name of its outputs: a name, never a path.
@@ -139,14 +188,18 @@ def _check_bootstrap(draws: int, seed: int) -> None:
 
 def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, system_file=None, segment_file=None,
              draws: int | None = None, seed: int | None = None, confidence: float = 0.95,
-             against: list[str] | None = None) -> dict[tuple[str, str], Evaluation]:
+             against: list[str] | None = None, prepare=None,
+             config_file: str | None = None) -> dict[tuple[str, str], Evaluation]:
     """Each dataset x language pair of the user's files, evaluated (:func:`evaluate_pair`). An
-    evaluator-kind pair (two hypotheses per item, no systems) has segment-level agreement only."""
+    evaluator-kind pair (two hypotheses per item, no systems) has segment-level agreement only. A pair
+    not prepared in ``results`` is built by ``prepare`` (:func:`study_pairs`); a built-in metric without
+    score files is scored here or left out (:func:`builtin_scores`); ``config_file``: the config the
+    user gave, for the commands evaluate names."""
     check_name(name)
     draws = config["bootstrap"]["draws"] if draws is None else draws
     seed = config["bootstrap"]["seed"] if seed is None else seed
     _check_bootstrap(draws, seed)
-    user_scores = read_user_scores(config, results, system_file, segment_file)
+    user_scores = read_user_scores(config, results, system_file, segment_file, prepare, config_file)
     metric = ExternalScores(name, higher_is_better, signature_of(name, higher_is_better, system_file, segment_file))
     evaluations = {}
     for (dataset, lp), rows in user_scores.items():
@@ -161,7 +214,8 @@ def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, sys
         systems = system_table(metric, rows["system"], segments)
         comparisons_path = pair_dir / "comparisons.parquet"
         comparisons = pd.read_parquet(comparisons_path) if comparisons_path.is_file() else pd.DataFrame()
-        builtins = builtin_scores(config, results, dataset, lp, against) if system_level else {}
+        notes: list[str] = []
+        builtins = builtin_scores(config, results, dataset, lp, against, notes, config_file) if system_level else {}
         # An mt-metrics-eval set's segment-level human scores and human translations (older studies'
         # results have neither file).
         human_segments = (pd.read_parquet(pair_dir / "human_segments.parquet")
@@ -179,6 +233,11 @@ def evaluate(config: dict, results: Path, name: str, higher_is_better: bool, sys
                              human, human_segments, draws=draws, seed=seed, alpha=1 - confidence)
         if levels is not None:
             evaluation.tables["levels"] = levels
+        if segments is not None and _annotated(config, dataset, lp) and not (results / SEGMENT_LEVELS).is_file():
+            notes.append(f"no human level (the second annotator) in levels.tsv: it is read from the study's "
+                         f"{results / SEGMENT_LEVELS} (rule judgment_levels, after every metric's segment-level "
+                         "table: `make study`), which is not there")
+        evaluation.notes += notes
         evaluations[(dataset, lp)] = evaluation
     return evaluations
 
@@ -219,13 +278,28 @@ def user_levels(config: dict, results: Path, dataset: str, lp: str, name: str, h
     return table.reindex(columns=LEVEL_COLUMNS)
 
 
+# The study's segment-level table with the second annotator's levels (rule judgment_levels).
+SEGMENT_LEVELS = Path("correlations") / "segment_levels.tsv"
+
+
+def _annotated(config: dict, dataset: str, lp: str) -> bool:
+    """Whether the study gives the pair a second annotator's level (rule judgment_levels' pairs, the
+    workflow's ANNOTATED_LPS)."""
+    from mtmeta.data.fetch import plan_fetch
+    from mtmeta.data.prepare import ANNOTATED_FORMATS, judgment_source
+
+    ds = config["datasets"][dataset]
+    source = judgment_source(ds, lp) if ds["kind"] == "wmt" else None
+    return source is not None and plan_fetch(source, config["sources"][source], None).format in ANNOTATED_FORMATS
+
+
 def _second_annotator(results: Path, dataset: str, lp: str, name: str, row: pd.Series) -> pd.DataFrame | None:
     """The study's second annotator on a WMT12-14 pair beside the user's segment-level values and their
     chance levels (from its segment_level row), with the share of the headroom."""
     from mtmeta.metaeval.annotators import HUMAN, TABLE_STATISTICS
     from mtmeta.stats.ceiling import headroom_share
 
-    path = results / "correlations" / "segment_levels.tsv"
+    path = results / SEGMENT_LEVELS
     if not path.is_file():
         return None
     study = read_tsv(path)

@@ -63,6 +63,12 @@ class Prepared:
 
 
 
+# The judgment formats of WMT's own files (the 5-way ranking CSV, with annotator ids, or the mirror's
+# pairwise preferences), whose repeated judgments give a WMT12-14 pair a second annotator (the workflow's
+# rule judgment_levels; `mtmeta evaluate` says when that level is missing).
+ANNOTATED_FORMATS = ("wmt_ranking_csv", "pairwise_tsv")
+
+
 def judgment_source(dataset: dict, lp: str) -> str | None:
     """The source id of a dataset's judgments for a language pair (one source, or one per pair);
     None for a pair the mapping leaves out (it has official system scores only)."""
