@@ -13,6 +13,9 @@ difference being what evaluate_metric gains per metric and pair. Times are the p
 seconds (time.process_time; one thread), so that other jobs on the host do not inflate them. ``--raters``: the assembled
 wmt23.sxs directory (results/evalsets/wmt23/wmt23.sxs); rule ceiling_levels' work
 (metaeval.ceiling_levels.rater_levels, draws split over the three rotations) is timed per pair and metric.
+``--judgments``: prepared WMT12-14 pairs (with comparisons.parquet); the segment-level table's
+permutation levels (mtmeta.stats.chance._judgment_permutations) are timed without and with the chance
+level of tie-calibrated acc_eq, which redoes the calibration on every permuted copy.
 """
 
 from __future__ import annotations
@@ -41,13 +44,40 @@ def pair_scores(folder: Path, metric):
                       pd.read_parquet(folder / "human_segments.parquet"), segments, systems)
 
 
+def judgment_rows(folder: Path, metrics: list[str], draws: int) -> list[dict]:
+    """The WMT12-14 chance levels' permutations of one pair, without and with calibrated acc_eq."""
+    from mtmeta.metaeval.segment_level import pairwise_deltas
+    from mtmeta.stats import chance
+
+    comparisons = pd.read_parquet(folder / "comparisons.parquet")
+    rows = []
+    for name in metrics:
+        metric = get(name)
+        segments, _ = score_segments(pd.read_parquet(folder / "segments.parquet"), metric)
+        human, _ = pairwise_deltas(comparisons, segments, metric.higher_is_better)
+        grid = segments.pivot(index="system", columns="seg_id", values="score")
+        arguments = (grid.to_numpy(float), grid.columns.get_indexer(comparisons["seg_id"]),
+                     grid.index.get_indexer(comparisons["sys_a"]), grid.index.get_indexer(comparisons["sys_b"]), human)
+        timings = {}
+        for names in (["wmt13", "tau_b"], ["wmt13", "tau_b", "acc_eq_calibrated"]):
+            start = time.process_time()
+            chance._judgment_permutations(*arguments, names, draws, 12345)
+            timings[len(names)] = time.process_time() - start
+        rows.append({"what": "evaluate_metric: judgment chance", "pair": f"{folder.parent.name}/{folder.name}",
+                     "metric": name, "seconds without": timings[2], "seconds with": timings[3],
+                     "added": timings[3] - timings[2]})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--datasets", nargs="+", type=Path, default=[])
     parser.add_argument("--raters", type=Path)
+    parser.add_argument("--judgments", nargs="+", type=Path, default=[])
     parser.add_argument("--metrics", nargs="+", default=["bleu", "chrf"])
     parser.add_argument("--draws", type=int, default=200)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--heading", default="", help="text written above the table (with --out)")
     args = parser.parse_args()
     rows = []
     for folder in args.datasets:
@@ -84,11 +114,13 @@ def main() -> None:
                 rows.append({"what": "ceiling_levels: rater_levels", "pair": lp, "metric": name,
                              "seconds without": 0.0, "seconds with": time.process_time() - start,
                              "added": time.process_time() - start})
+    for folder in args.judgments:
+        rows += judgment_rows(folder, args.metrics, args.draws)
     table = pd.DataFrame(rows)
     text = table.to_markdown(index=False, floatfmt=".2f")
     print(text)
     if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+        args.out.write_text((args.heading + "\n\n" if args.heading else "") + text + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
