@@ -43,6 +43,10 @@ Where mtmeta departs from MTME, on purpose:
   are MTME's;
 - ``KendallLike`` tasks get values but no significance test (clusters are then one metric each, as
   MTME's k = 0).
+
+Beyond MTME, every task carries its reference levels (:mod:`mtmeta.metaeval.task_levels`): the chance
+level, the all-tied floor of a tie-calibrated task and, where the root holds several raters' scores
+(``<test set>/<lp>.raters.tsv``), the human level; they are averaged as the metrics are, never ranked.
 """
 
 from __future__ import annotations
