@@ -10,7 +10,13 @@ from mtmeta import metrics as metric_registry
 from mtmeta.app.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
 from mtmeta.data.corpus import LANGUAGE_PAIR, target_language
 from mtmeta.data.evalset import update_manifest
-from mtmeta.data.prepare import ANNOTATED_FORMATS, error_annotated_pairs, evalset_root, judgment_source
+from mtmeta.data.prepare import (
+    ANNOTATED_FORMATS,
+    SEGMENT_TOKENIZERS,
+    error_annotated_pairs,
+    evalset_root,
+    judgment_source,
+)
 from mtmeta.data.fetch import plan_fetch, resolve_mirror
 from mtmeta.data.neural_scores import METRICS as NEURAL_METRICS
 from mtmeta.data.wmt21 import SOURCES as WMT21_SOURCES

@@ -162,7 +162,7 @@ rule tokenize_segments:
     output:
         tokens="results/datasets/{dataset}/{lp}/tokens.parquet",
     params:
-        tokenizers=["13a"],
+        tokenizers=list(SEGMENT_TOKENIZERS),
     log:
         "results/logs/tokenize_segments/{dataset}/{lp}.log",
     benchmark:

@@ -28,8 +28,6 @@ from mtmeta.io import FLOAT_FORMAT, read_tsv
 # the last two, and a pair without pairwise judgments has an empty comparisons table.
 NEEDED = ("segments.parquet", "summary.json", "human_scores.tsv")
 READ = (*NEEDED, "comparisons.parquet", "human_segments.parquet", "human_translations.tsv")
-# Rule tokenize_segments' tokenisers (workflow/rules/data.smk, params.tokenizers).
-TOKENIZERS = ("13a",)
 # Where Snakemake's output goes when evaluate runs the workflow (under the results directory).
 WORKFLOW_LOG = Path("logs") / "evaluate" / "prepare_dataset.log"
 
@@ -196,11 +194,12 @@ def _quiet(name: str) -> Iterator[None]:
 def token_table(segments: pd.DataFrame) -> pd.DataFrame:
     """Rule tokenize_segments' table of a pair (workflow/scripts/tokenize_segments.py): each distinct
     hypothesis and reference line and its tokenisation, per tokeniser."""
+    from mtmeta.data.prepare import SEGMENT_TOKENIZERS
     from mtmeta.data.tokenize import tokenisations
 
     texts = [t for column in ("hypothesis", "reference") for t in segments[column] if t is not None]
     frames = [pd.DataFrame({"tokenizer": name, "line": lines, "tokens": tokens})
-              for name, (lines, tokens) in tokenisations(texts, TOKENIZERS).items()]
+              for name, (lines, tokens) in tokenisations(texts, SEGMENT_TOKENIZERS).items()]
     return pd.concat(frames, ignore_index=True)
 
 

@@ -67,6 +67,9 @@ class Prepared:
 # pairwise preferences), whose repeated judgments give a WMT12-14 pair a second annotator (the workflow's
 # rule judgment_levels; `mtmeta evaluate` says when that level is missing).
 ANNOTATED_FORMATS = ("wmt_ranking_csv", "pairwise_tsv")
+# The tokenisers rule tokenize_segments applies to every prepared pair (its tokens.parquet), which the
+# scoring rules and `mtmeta evaluate`'s in-process scoring read.
+SEGMENT_TOKENIZERS = ("13a",)
 
 
 def judgment_source(dataset: dict, lp: str) -> str | None:

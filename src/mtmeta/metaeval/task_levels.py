@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mtmeta.data.wmt23 import rating_array
 from mtmeta.stats.chance import all_tied_acc_eq, expected_global_accuracy
 from mtmeta.stats.grouped import layout
 from mtmeta.stats.system_pairs import pairwise_p_values, pooled_pairwise_accuracy
@@ -128,13 +129,17 @@ def read_raters(path: str | Path, systems: list[str], n_segments: int) -> np.nda
         first = table[table.duplicated(["system", "seg_id", "rater"])].iloc[0]
         raise InputError(path, f"rater {first['rater']} rated {first['system']} segment {first['seg_id']} twice",
                          expected="one score per rater, system and segment")
-    raters = sorted(table["rater"].unique(), key=lambda r: (len(r), r))
-    array = np.full((len(raters), len(systems), n_segments), np.nan)
-    rows = table[table["system"].isin(systems)]
-    array[rows["rater"].map({r: i for i, r in enumerate(raters)}).to_numpy(),
-          rows["system"].map({s: i for i, s in enumerate(systems)}).to_numpy(),
-          seg_ids[rows.index].to_numpy(dtype=int) - 1] = scores[rows.index].to_numpy()
-    return array
+    checked = table.assign(seg_id=seg_ids.astype(int), score=scores)
+    return rating_array(checked, list(systems), range(1, n_segments + 1))[1]
+
+
+def _system_means(gold: np.ndarray, metric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each system's mean of the gold and of the metric over the segments its gold rates (NaN for a
+    system with none), as a task's system-level gold averages its segments."""
+    known = ~np.isnan(gold)
+    means = [np.array([row[k].mean() if k.any() else np.nan for row, k in zip(matrix, known, strict=True)])
+             for matrix in (gold, metric)]
+    return means[0], means[1]
 
 
 def _task_value(corr_fcn: str, level: str, gold: np.ndarray, metric: np.ndarray, avg_by: str, args: dict) -> float:
@@ -144,9 +149,7 @@ def _task_value(corr_fcn: str, level: str, gold: np.ndarray, metric: np.ndarray,
     from mtmeta.stats.permutation import metric_value
 
     if level == "sys" and corr_fcn != "pce":
-        known = ~np.isnan(gold)
-        gold = np.array([row[k].mean() if k.any() else np.nan for row, k in zip(gold, known, strict=True)])
-        metric = np.array([row[k].mean() if k.any() else np.nan for row, k in zip(metric, known, strict=True)])
+        gold, metric = _system_means(gold, metric)
     if corr_fcn == "KendallLike":
         return grouped_kendall_like(gold, metric, average_by=avg_by, threshold=float(args.get("thresh", 25.0))).value
     if corr_fcn == "KendallWithTiesOpt":
@@ -176,12 +179,7 @@ def human_level(corr_fcn: str, level: str, ratings: list[np.ndarray], *, avg_by:
     values = []
     for rotation in zip(*by_pair, strict=True):
         if corr_fcn == "accuracy":
-            sets = []
-            for single, gold in rotation:
-                known = ~np.isnan(gold)
-                sets.append(([g[k].mean() for g, k in zip(gold, known, strict=True)],
-                             [s[k].mean() for s, k in zip(single, known, strict=True)]))
-            values.append(pooled_pairwise_accuracy(sets)[0])
+            values.append(pooled_pairwise_accuracy([_system_means(gold, single) for single, gold in rotation])[0])
         else:
             single, gold = rotation[0]
             values.append(_task_value(corr_fcn, level, gold, np.where(np.isnan(gold), 0.0, single), avg_by, args))
