@@ -73,16 +73,20 @@ def ranking_figure(result: TaskSetResult, outputs: list[str | Path], title: str 
     pad = 0.08 * (high - low) if high > low else 0.05
     ax.set_xlim(low - pad, high + 3.6 * pad)
     for metric, value, rank, colour in zip(averaged, values, ranks, colours, strict=True):
+        # On white: a level's line may run through the number.
         ax.annotate(f"{value:.3f} ({rank})", (value, rows[metric]), xytext=(5, 0), textcoords="offset points",
-                    va="center", fontsize=MIN_FONT + 0.5, color=colour)
+                    va="center", fontsize=MIN_FONT + 0.5, color=colour, zorder=4,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.3})
     for name, value in levels.items():  # the reference levels of the average: lines, never ranked
         colour, style = LEVEL_STYLE[name]
         ax.axvline(value, color=colour, linestyle=style, linewidth=1.0, zorder=2)
-        ax.text(value, 1.0, f" {name} {value:.3f}", transform=ax.get_xaxis_transform(), rotation=90, va="top",
-                ha="left", fontsize=MIN_FONT, color=colour)
+        # Named above the frame, clear of the metrics' numbers.
+        ax.text(value, 1.01, f"{name}\n{value:.3f}", transform=ax.get_xaxis_transform(), va="bottom",
+                ha="center", fontsize=MIN_FONT, color=colour)
     for metric in left_out:
         ax.text(0.03, rows[metric], "not averaged", transform=ax.get_yaxis_transform(), va="center",
-                fontsize=MIN_FONT + 0.5, color="0.35")
+                fontsize=MIN_FONT + 0.5, color="0.35", zorder=4,
+                bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.3})
     ax.set_yticks(y, metrics, fontsize=MIN_FONT + 1)
     for axis in (ax, grid):
         axis.set_ylim(-0.6, len(metrics) - 0.4)
@@ -91,7 +95,8 @@ def ranking_figure(result: TaskSetResult, outputs: list[str | Path], title: str 
     ax.set_xlabel("average (avg-corr)", fontsize=MIN_FONT + 1)
     ax.tick_params(axis="x", labelsize=MIN_FONT + 1)
     ax.grid(axis="x", linewidth=0.3)
-    ax.set_title("average and its cluster", fontsize=MIN_FONT + 1.5)
+    # Room above the frame for the levels' names.
+    ax.set_title("average and its cluster", fontsize=MIN_FONT + 1.5, pad=6 + (2.2 * MIN_FONT if levels else 0))
     # The per-task table: value and cluster of each metric in each task.
     grid.set_xlim(-0.5, n_tasks - 0.5)
     for col, task in enumerate(result.tasks):
