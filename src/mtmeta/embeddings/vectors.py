@@ -158,8 +158,39 @@ class Vectors:
             chunk = known[start : start + block]
             rows = np.array([self.index[w] for w in chunk])
             scores = np.matmul(self.unit[rows], self.unit.T, out=buffer[: len(chunk)])
-            for word, i, row in zip(chunk, rows, scores, strict=True):
-                self._neighbours[(word, k)] = self._top(row, i, k)
+            for word, found in zip(chunk, self._block_top(scores, rows, k), strict=True):
+                self._neighbours[(word, k)] = found
+
+    def _block_top(self, scores: np.ndarray, rows: np.ndarray, k: int) -> list[dict[str, float]]:
+        """:meth:`_top` of every row of a block of products (row r: the word ``rows[r]``), the same
+        result with less work: the k-th best of a sample of the columns is a lower bound of the
+        row's k-th best, so only the few columns at or above it need a partition, not the
+        whole vocabulary (a partition of 86,000 cosines per word was most of find_neighbours)."""
+        size = scores.shape[1]
+        k = min(k, size - 1)
+        if k <= 0 or size <= _TOP_SAMPLE or k > _TOP_SAMPLE // 8:
+            return [self._top(row, i, k) for row, i in zip(scores, rows, strict=True)]
+        scores[np.arange(len(rows)), rows] = -np.inf
+        sample = scores[:, :_TOP_SAMPLE]
+        bound = np.partition(sample, _TOP_SAMPLE - k, axis=1)[:, _TOP_SAMPLE - k]
+        where_row, where_col = np.nonzero(scores >= bound[:, None])
+        ends = np.searchsorted(where_row, np.arange(1, len(rows) + 1))
+        out, begin = [], 0
+        for r, end in enumerate(ends):
+            candidates = where_col[begin:end]
+            begin = end
+            values = scores[r, candidates]
+            kth = np.partition(values, len(values) - k)[len(values) - k]
+            keep = values >= kth
+            candidates, values = candidates[keep], values[keep]
+            order = np.lexsort((candidates, -values))[:k]
+            out.append({self.words[j]: float(v) for j, v in zip(candidates[order], values[order], strict=True)})
+        return out
+
+
+# Columns whose k-th best cosine bounds a row's k-th best from below (see Vectors._block_top): with
+# k = 3 out of 2,048 columns, a few hundred of 86,000 cosines remain to be partitioned.
+_TOP_SAMPLE = 2048
 
 
 def neighbour_table(path: str | Path, probes: list[str], k: int = 10):

@@ -380,3 +380,22 @@ def test_unmatched_from_ngram_ids_equals_the_pairwise_kernel():
         for mine, theirs in zip(unmatched_ids(*grams[n - 1], offsets, hyp_text, ref_text, n),
                                 unmatched(values, offsets, hyp_text, ref_text, n), strict=True):
             np.testing.assert_array_equal(mine, theirs)
+
+
+@pytest.mark.parametrize("k", [1, 3, 7])
+def test_block_neighbours_equal_the_full_partition_with_ties(k):
+    # A vocabulary above the sample that bounds each row's k-th best, with duplicate vectors (exact
+    # ties, broken by vocabulary order) and a zero vector: the block path must pick what _top picks.
+    rng = np.random.default_rng(11)
+    matrix = rng.standard_normal((5000, 6))
+    matrix[3000:3010] = matrix[17]  # ten copies of w17, all beyond the sample
+    matrix[2500] = matrix[42]
+    matrix[4000] = 0.0
+    words = [f"w{i}" for i in range(len(matrix))]
+    vectors = Vectors(words, matrix)
+    rows = np.array([17, 42, 4000, 3005, 0, 4999])
+    products = vectors.unit[rows] @ vectors.unit.T  # one product for both (a block's last bits are its own)
+    full = [vectors._top(row, i, k) for row, i in zip(products.copy(), rows, strict=True)]
+    block = vectors._block_top(products, rows, k)
+    assert [list(found.items()) for found in block] == [list(found.items()) for found in full]
+    assert list(block[0])[:min(k, 10)] == [f"w{i}" for i in range(3000, 3000 + min(k, 10))]  # ties: vocabulary order
