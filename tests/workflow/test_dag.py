@@ -32,8 +32,8 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # + the evaluator set + the six WMT21 MQM sets + the two WMT23 side-by-side MQM sets, 16 metrics
     # each (11 of the library, TER as the WMT metrics tasks ran it, 4 of seed 000's softened BLEU);
     # plus seed 001's three module variants on the evaluator set, seed 002's six Meteor paraphrase
-    # settings on WMT12, WMT13-dev and WMT14 en-cs, and three neural metrics' published scores on the
-    # two WMT21 en-ru sets.
+    # settings on WMT12 and WMT13-dev en-cs, and three neural metrics' published scores on the two
+    # WMT21 en-ru sets.
     assert counts["prepare_dataset"] == counts["tokenize_segments"] == 33
     assert counts["assemble_wmt21"] == counts["assemble_wmt23"] == 1 and counts["categorise_mqm_errors"] == 2
     # One scoring job per metric id, for all the pairs it is scored on: the 16 of every pair, seed
@@ -52,10 +52,11 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     # Seed 000: one word2vec model per target language (en, cs, de, es, fr, hi, ru).
     assert counts["tokenize_corpus"] == counts["train_embeddings"] == 7
     assert counts["find_neighbours"] == 7  # the generation and phrase variants' neighbours, per language
-    # Seed 002: three targets; 9 settings x (BLEU, exact Meteor), plus 6 more Meteor settings on the
-    # one-word-only references; alignments once per target; one appendix sweep.
-    assert counts["align_outputs"] == counts["correlate_paraphrased"] == 3
-    assert counts["paraphrase_references"] == 3  # one per target, all 9 settings
+    # Seed 002: its two targets (WMT14 en-cs is the extended study's); 9 settings x (BLEU, exact
+    # Meteor), plus 6 more Meteor settings on the one-word-only references; alignments once per
+    # target; one appendix sweep.
+    assert counts["align_outputs"] == counts["correlate_paraphrased"] == 2
+    assert counts["paraphrase_references"] == 2  # one per target, all 9 settings
     paraphrased = {rule for rule in counts if rule.startswith("score_paraphrased_")}
     assert len(paraphrased) == 2 + 6 and {counts[rule] for rule in paraphrased} == {1}
     assert counts["sweep_paraphrase_share"] == counts["paper_parmesan"] == counts["paper_softbleu"] == 1
@@ -84,9 +85,22 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert counts["paper_levels"] == 1  # both eras between chance and a human
     assert counts["sweep_parameters"] == 4
     assert counts["paper_meteor_tuning"] == counts["paper_overview"] == counts["paper_ledger"] == 1
-    # The Meteor settings on WMT12, the WMT13 dev subset and WMT14, English->Czech.
+    # The Meteor settings on WMT12 and the WMT13 dev subset, English->Czech.
     assert counts["parmesan_settings_wmt12_en_cs"] == counts["parmesan_settings_wmt13dev_en_cs"] == 1
-    assert counts["parmesan_settings_wmt14_en_cs"] == 1
+    assert "parmesan_settings_wmt14_en_cs" not in counts
+
+
+def test_extended_study_adds_parmesan_on_wmt14(repo, tmp_path):
+    # config/extended.yaml extends the default with Parmesan on WMT14 en-cs: a third target's alignment,
+    # paraphrases, correlations and settings table, and the Meteor settings scored there.
+    default = job_counts(dry_run(repo, tmp_path))
+    extended = job_counts(dry_run(repo, tmp_path, "--configfile", str(repo / "config/sources.yaml"),
+                                  str(repo / "config/extended.yaml")))
+    assert extended["align_outputs"] == extended["paraphrase_references"] == extended["correlate_paraphrased"] == 3
+    assert extended["parmesan_settings_wmt14_en_cs"] == 1
+    assert {rule: n for rule, n in extended.items() if default.get(rule) != n} == {
+        "align_outputs": 3, "paraphrase_references": 3, "correlate_paraphrased": 3,
+        "parmesan_settings_wmt14_en_cs": 1, "total": default["total"] + 4}
 
 
 def test_the_report_has_a_page_for_every_table_and_figure(repo, tmp_path):
@@ -97,14 +111,14 @@ def test_the_report_has_a_page_for_every_table_and_figure(repo, tmp_path):
     assert counts["report_system_scatter"] == counts["plot_system_scatter"] == 16 + 3
     assert counts["report_embeddings"] == counts["train_embeddings"] == 7  # every trained model's neighbours
     assert counts["report_sweep"] == 2 * counts["sweep_parameters"] == 8  # the figure and the best settings
-    assert counts["report_parmesan_samples"] == 3 * 9  # every target and setting
+    assert counts["report_parmesan_samples"] == 2 * 9  # every target and setting
     assert counts["report_sensitivity"] == 3 * counts["paper_sensitivity"] == 6  # TSV, Markdown, figure
     assert counts["report_system_level"] == counts["report_segment_level"] == counts["report_ledger"] == 2
     assert counts["report_overview"] == 3 and counts["report_mqm"] == 11 and counts["report_meteor_tuning"] == 7
     assert counts["report_official_tasks"] == 3 * counts["official_tasks"] == 12  # TSV, Markdown, figure
     assert counts["report_segment_levels"] == 2  # WMT12-14 between chance and a second annotator
     assert counts["report_levels"] == 5  # between chance and a human: two TSVs, Markdown, two figures
-    assert sum(n for rule, n in counts.items() if rule.startswith("report_") and rule != "report_pages") == 139
+    assert sum(n for rule, n in counts.items() if rule.startswith("report_") and rule != "report_pages") == 128
 
 
 def test_paper_target_builds_every_artefact(repo, tmp_path):
