@@ -16,11 +16,8 @@ is loaded beside this checkout's (git show REV:path). Times are CPU seconds of o
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,19 +31,8 @@ from mtmeta.io import read_tsv  # noqa: E402
 from mtmeta.stats import human as current  # noqa: E402
 from mtmeta.stats.correlation import resample_weights  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def module_at(revision: str):
-    """src/mtmeta/stats/human.py as it was at ``revision``, loaded as its own module."""
-    text = subprocess.run(["git", "show", f"{revision}:src/mtmeta/stats/human.py"], cwd=ROOT, check=True,
-                          capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "human_before.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("human_before", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from revisions import module_at  # noqa: E402
 
 
 def timed(function, arguments: tuple, repeat: int):
@@ -66,7 +52,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    before = module_at(args.before)
+    before = module_at(args.before, "src/mtmeta/stats/human.py")
     rows = []
     for folder in args.datasets:
         comparisons = pd.read_parquet(folder / "comparisons.parquet")

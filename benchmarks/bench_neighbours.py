@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import json
 import os
-import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,19 +32,8 @@ import pandas as pd  # noqa: E402
 
 from mtmeta.embeddings import vectors as current  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def module_at(revision: str):
-    """src/mtmeta/embeddings/vectors.py as it was at ``revision``, loaded as its own module."""
-    text = subprocess.run(["git", "show", f"{revision}:src/mtmeta/embeddings/vectors.py"], cwd=ROOT, check=True,
-                          capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "vectors_before.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("vectors_before", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from revisions import module_at  # noqa: E402
 
 
 def neighbours_file(module, folder: Path, lookups: dict[int, list[str]], repeat: int) -> tuple[float, bytes]:
@@ -70,7 +58,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    before = module_at(args.before)
+    before = module_at(args.before, "src/mtmeta/embeddings/vectors.py")
     rows = []
     for folder in args.models:
         with gzip.open(folder / "neighbours.cache.json.gz", "rt", encoding="utf-8") as handle:
