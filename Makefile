@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 CORES  ?= 2
+# pytest-xdist workers for `make test` (TEST_WORKERS=0: one process, as plain `pytest` runs). Each test
+# file stays in one worker (--dist loadfile), so a file's module fixtures are built once.
+TEST_WORKERS ?= $(CORES)
 # CONFIG=FILE runs `make study` / `make report` / `make study-timing` on that config instead of
 # config/config.yaml (as `snakemake --configfile FILE`), so a short study gets its own report.
 CONFIG ?=
@@ -39,7 +42,7 @@ study-timing: setup
 
 test: setup
 	$(BIN)/ruff check src tests workflow/scripts benchmarks tools
-	$(BIN)/python -m pytest --durations=20
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=20
 
 # Scale-out, tested for real: as root, install Debian's slurm-wlm and munge if missing, start a one-node SLURM
 # cluster on this host, run the tiny synthetic study locally and through profiles/slurm, compare every output

@@ -1,5 +1,5 @@
-"""The tiny synthetic study (synthetic_study.py), run once per session: test_workflow_e2e.py checks its
-numbers, test_report.py its Snakemake report in a browser."""
+"""The tiny synthetic study (synthetic_study.py), run once per test process (each pytest-xdist worker
+that needs it): test_workflow_e2e.py checks its numbers, test_report.py its Snakemake report in a browser."""
 
 from __future__ import annotations
 
