@@ -10,7 +10,8 @@ from mtmeta.reproducibility import blas_settings
 
 min_version("9.0")
 
-# Jobs inherit this: the same BLAS kernels on every x86-64 machine with AVX2 (see mtmeta.reproducibility).
+# Jobs inherit this: the same BLAS kernels on every x86-64 machine with AVX2, and one BLAS thread (as
+# Snakemake also sets for each job; see mtmeta.reproducibility).
 os.environ.update(blas_settings())
 
 

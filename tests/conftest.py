@@ -5,7 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
+from mtmeta.reproducibility import blas_settings
+
+# The jobs' BLAS settings in the test processes too, before NumPy loads anywhere, so that a value a
+# test recomputes equals the study's job's to the last bit.
+os.environ.update(blas_settings())
+
+import pytest  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("MTMETA_DATA_MIRROR") or (REPO / ".." / "shared" / "data")).resolve()

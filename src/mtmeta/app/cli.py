@@ -526,8 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     any other exception, a bug, ``mtmeta COMMAND: internal error while STAGE FILE: ...``, status 1.
     ``-v`` prints the traceback before that line. A reader that closed the pipe: 141, quietly.
 
-    The BLAS kernels are the workflow's (:func:`mtmeta.reproducibility.blas_settings`, set before
-    NumPy loads), so that a command gives the study's jobs' numbers to the last bit."""
+    The BLAS kernels and the one BLAS thread are the workflow's jobs' (:func:`mtmeta.reproducibility.blas_settings`,
+    set before NumPy loads), so that a command gives the study's jobs' numbers to the last bit."""
     import os
 
     from mtmeta.logsetup import configure
