@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/study_timing.py run -- .venv/bin/snakemake --cores 2
     .venv/bin/python benchmarks/study_timing.py noop [--repeats 3] -- .venv/bin/snakemake --cores 2
     .venv/bin/python benchmarks/study_timing.py table [--top 15] [--out benchmarks/results/study_timing.md]
+    .venv/bin/python benchmarks/study_timing.py compare BEFORE_DIR AFTER_DIR [--top 15]
 
 ``run`` runs the given command (normally Snakemake on the default config), then writes its wall
 time, the peak resident memory of its largest process and the number of jobs Snakemake ran to
@@ -16,7 +17,9 @@ do) and writes
 job's ``benchmark:`` file under
 ``results/benchmarks/<rule>/`` (Snakemake's wall seconds and peak RSS per job) and writes, per rule,
 the number of jobs, the summed and the largest job time and the peak memory: the 15 most expensive
-rules and the total, with the run's wall time and peak memory when ``study.json`` exists.
+rules and the total, with the run's wall time and peak memory when ``study.json`` exists. ``compare``
+puts two finished studies side by side (say the code before and after a change, run one after the
+other on one machine): per rule, jobs, summed wall and CPU seconds of each, and the CPU ratio.
 """
 
 from __future__ import annotations
@@ -194,6 +197,42 @@ def table(top: int = 15) -> str:
     return "\n".join(lines) + "\n"
 
 
+def compare(before: Path, after: Path, top: int = 15) -> str:
+    """Two studies' costs by rule, side by side (rules in the order of the first's wall seconds)."""
+    runs = [{c["rule"]: c for c in rule_costs(study / "results" / "benchmarks")} for study in (before, after)]
+    if not all(runs):
+        raise SystemExit(f"no benchmark files under {before} or {after}; run both studies first")
+    empty = {"jobs": 0, "seconds": 0.0, "cpu_seconds": 0.0}
+    order = sorted(set(runs[0]) | set(runs[1]), key=lambda rule: -runs[0].get(rule, empty)["seconds"])
+
+    def ratio(old: float, new: float) -> str:
+        return f"{new / old:.2f}" if old else ""
+
+    lines = [f"| rule | jobs | wall s, {before.name} | wall s, {after.name} | CPU s, {before.name} | "
+             f"CPU s, {after.name} | CPU ratio |", "|---|---:|---:|---:|---:|---:|---:|"]
+
+    def row(name: str, old: dict, new: dict) -> str:
+        cpu = ratio(old["cpu_seconds"], new["cpu_seconds"])
+        return (f"| {name} | {old['jobs']} / {new['jobs']} | {old['seconds']:.1f} | {new['seconds']:.1f} | "
+                f"{old['cpu_seconds']:.1f} | {new['cpu_seconds']:.1f} | {cpu} |")
+
+    def total(rules: list[str], k: int) -> dict:
+        return {key: sum(runs[k].get(rule, empty)[key] for rule in rules) for key in empty}
+
+    lines += [row(f"`{rule}`", runs[0].get(rule, empty), runs[1].get(rule, empty)) for rule in order[:top]]
+    if order[top:]:
+        lines.append(row(f"{len(order[top:])} other rules", total(order[top:], 0), total(order[top:], 1)))
+    lines.append(row("**total**", total(order, 0), total(order, 1)))
+    for study in (before, after):
+        summary = study / "results" / "benchmarks" / "study.json"
+        if summary.is_file():
+            info = json.loads(summary.read_text())
+            cpu = f", {info['cpu_seconds']:.0f} CPU s" if "cpu_seconds" in info else ""
+            lines.append(f"\n{study.name}: {info['wall_seconds']:.1f} s wall{cpu}, {info['jobs']} jobs, calibration "
+                         f"{info.get('calibration_seconds', float('nan')):.3f} s.")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -205,7 +244,14 @@ def main() -> None:
     p = sub.add_parser("table", help="the most expensive rules of the last run, as Markdown")
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--out", help="also write the table to this file")
+    p = sub.add_parser("compare", help="two finished studies' costs by rule, side by side, as Markdown")
+    p.add_argument("before", type=Path)
+    p.add_argument("after", type=Path)
+    p.add_argument("--top", type=int, default=15)
     args = parser.parse_args()
+    if args.command == "compare":
+        print(compare(args.before, args.after, args.top), end="")
+        return
     if args.command == "run":
         command = args.study[1:] if args.study[:1] == ["--"] else args.study
         if not command:
