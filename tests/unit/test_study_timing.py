@@ -57,3 +57,19 @@ def test_calibration_is_a_positive_best_of_runs(monkeypatch):
     ticks = iter([0.0, 0.9, 1.0, 1.4, 2.0, 2.7])  # three runs of 0.9, 0.4 and 0.7 s: the best is 0.4
     monkeypatch.setattr(timing.time, "perf_counter", lambda: next(ticks))
     assert timing.calibrate(repeats=3) == 0.4
+
+
+def test_compare_puts_two_studies_side_by_side(tmp_path):
+    timing = load()
+    for name, (seconds, cpu) in {"before": ((20.0, 5.0), (16.0, 4.0)), "after": ((10.0, 5.5), (8.0, 5.0))}.items():
+        root = tmp_path / name / "results" / "benchmarks"
+        for rule, s, c in (("evaluate_metric", seconds[0], cpu[0]), ("plot_system_scatter", seconds[1], cpu[1])):
+            (root / rule).mkdir(parents=True)
+            (root / rule / "bleu.tsv").write_text(f"s\th:m:s\tmax_rss\tcpu_time\n{s}\t0:00:10\t300\t{c}\n")
+        (root / "study.json").write_text(json.dumps({"wall_seconds": 100.0 * len(name), "cpu_seconds": 180.0,
+                                                     "jobs": 2, "calibration_seconds": 1.25}))
+    text = timing.compare(tmp_path / "before", tmp_path / "after", top=1)
+    assert "| `evaluate_metric` | 1 / 1 | 20.0 | 10.0 | 16.0 | 8.0 | 0.50 |" in text
+    assert "| 1 other rules | 1 / 1 | 5.0 | 5.5 | 4.0 | 5.0 | 1.25 |" in text
+    assert "| **total** | 2 / 2 | 25.0 | 15.5 | 20.0 | 13.0 | 0.65 |" in text
+    assert "before: 600.0 s wall, 180 CPU s, 2 jobs, calibration 1.250 s." in text
