@@ -32,25 +32,29 @@ def test_one_thread_only_without_avx2_on_other_machines_or_when_set(monkeypatch)
     assert blas_settings(AVX2, "x86_64") == {}
 
 
-def test_numpy_in_a_job_runs_one_blas_thread(monkeypatch):
-    # What a job inherits (the Snakefile applies blas_settings before any job starts), read back from
-    # the OpenBLAS that numpy's wheel bundles; without the setting it runs one thread per core.
-    probe = ("import ctypes, glob, os, numpy; "
-             "lib, = glob.glob(os.path.join(os.path.dirname(numpy.__file__), os.pardir, 'numpy.libs', "
-             "'libscipy_openblas*')); print(ctypes.CDLL(lib).scipy_openblas_get_num_threads64_())")
-    for name in ("OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE"):
-        monkeypatch.delenv(name, raising=False)
-    env = {**os.environ, **blas_settings()}
-    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "1"
-
-
-def test_the_tests_run_the_jobs_blas_settings():
-    # tests/conftest.py applies them before NumPy loads: a recomputed value equals a job's
+def openblas_threads() -> int:
+    """The thread count of the OpenBLAS that numpy's wheel bundles, in this process."""
     import ctypes
     import glob
 
     import numpy
 
     lib, = glob.glob(os.path.join(os.path.dirname(numpy.__file__), os.pardir, "numpy.libs", "libscipy_openblas*"))
-    assert ctypes.CDLL(lib).scipy_openblas_get_num_threads64_() == 1
+    return ctypes.CDLL(lib).scipy_openblas_get_num_threads64_()
+
+
+def test_numpy_in_a_job_runs_one_blas_thread(monkeypatch):
+    # What a job inherits (the Snakefile applies blas_settings before any job starts), read back in a
+    # new process; without the setting OpenBLAS runs one thread per core.
+    for name in ("OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE"):
+        monkeypatch.delenv(name, raising=False)
+    env = {**os.environ, **blas_settings()}
+    probe = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); "
+             "from test_reproducibility import openblas_threads; print(openblas_threads())")
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"
+
+
+def test_the_tests_run_the_jobs_blas_settings():
+    # tests/conftest.py applies them before NumPy loads: a recomputed value equals a job's
+    assert openblas_threads() == 1
