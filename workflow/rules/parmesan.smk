@@ -87,6 +87,7 @@ for _metric_id in PARAPHRASED_METRICS:
             f"results/benchmarks/score_paraphrased/{_metric_id}.tsv"
         message:
             f"Scoring {len(_runs)} paraphrased-reference runs with {_metric_id}"
+        threads: SCORE_THREADS
         resources:
             mem_mb=4000,
             runtime=120,

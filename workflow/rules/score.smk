@@ -9,6 +9,8 @@
 
 
 SCORE_RULES = {metric_id: score_rule_name(metric_id) for metric_id in ALL_METRICS}  # distinct: config's check
+# Processes per scoring job, each scoring a share of the runs (the same bytes for any number).
+SCORE_THREADS = 2
 
 
 for _metric_id, _rule_name in SCORE_RULES.items():
@@ -37,6 +39,9 @@ for _metric_id, _rule_name in SCORE_RULES.items():
             f"results/benchmarks/score_segments/{_metric_id}.tsv"
         message:
             f"Scoring {len(_pairs)} dataset x language pairs with {_metric_id}"
+        # Two processes share the runs (SCORE_THREADS): a rerun of one metric starts with its scoring
+        # job alone, which would otherwise leave the second core idle.
+        threads: SCORE_THREADS
         resources:
             mem_mb=4000,
             runtime=240,

@@ -7,7 +7,9 @@ statistics next to the scores, so later steps (sweeps, resampling) never recompu
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import multiprocessing
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -100,3 +102,66 @@ def score_runs(spec, runs: list[dict], tokens: list, segments: list,
         if "setting" in run:
             system_table.insert(2, "references", run["setting"])
         yield segment_table, system_table
+
+
+def share_runs(sizes: Sequence[int], workers: int) -> list[list[int]]:
+    """The runs (indices) each of ``workers`` processes scores: the largest run first to the least
+    loaded worker (by ``sizes``, e.g. rows), each worker's runs kept in their given order (runs of one
+    target language stay next to each other). Workers left without a run are dropped."""
+    loads = [0] * max(1, workers)
+    shares: list[list[int]] = [[] for _ in loads]
+    for run in sorted(range(len(sizes)), key=lambda k: (-sizes[k], k)):
+        lightest = min(range(len(loads)), key=lambda w: (loads[w], w))
+        shares[lightest].append(run)
+        loads[lightest] += sizes[run]
+    return [sorted(share) for share in shares if share]
+
+
+def write_runs(spec, runs: list[dict], tokens: list, segments: list, segment_outputs: list, system_outputs: list,
+               own_references: bool = False, workers: int = 1) -> None:
+    """:func:`score_runs`' tables of every run written to its two outputs, by up to ``workers``
+    processes. A run's tables do not depend on the runs scored before it in the same process (each
+    metric's statistics are per segment pair; NIST's weights are per run), so the files are the
+    same bytes for any number of workers. The workers are forked before anything is scored, and each
+    builds its own metric objects."""
+    from mtmeta.io import write_parquet, write_tsv
+
+    def score_share(share: list[int]) -> None:
+        tables = score_runs(spec, [runs[k] for k in share], [tokens[k] for k in share], [segments[k] for k in share],
+                            own_references)
+        for k, (segment_table, system_table) in zip(share, tables, strict=True):
+            write_parquet(segment_table, segment_outputs[k])
+            write_tsv(system_table, system_outputs[k])
+
+    def score_in_child(share: list[int]) -> None:
+        try:
+            score_share(share)
+        except BaseException:
+            log.exception("scoring failed")
+            raise
+
+    if workers <= 1 or len(runs) < 2:
+        score_share(list(range(len(runs))))
+        return
+    shares = share_runs([Path(path).stat().st_size for path in segments], workers)  # bytes: about the rows
+    log.info("%d runs in %d processes: %s", len(runs), len(shares),
+             "; ".join(", ".join(f"{runs[k]['dataset']} {runs[k]['lp']}" for k in share) for share in shares))
+    # fork: the children inherit the imported modules and the log's handlers (nothing is scored yet)
+    children = [multiprocessing.get_context("fork").Process(target=score_in_child, args=(share,), daemon=True)
+                for share in shares[1:]]
+    for child in children:
+        child.start()
+    try:
+        score_share(shares[0])
+    except BaseException:
+        for child in children:
+            child.terminate()
+        raise
+    finally:
+        for child in children:
+            child.join()
+    failed = [(shares[number], child.exitcode) for number, child in enumerate(children, start=1) if child.exitcode]
+    if failed:
+        which = "; ".join(", ".join(f"{runs[k]['dataset']} {runs[k]['lp']}" for k in share) + f" (exit code {code})"
+                          for share, code in failed)
+        raise RuntimeError(f"a scoring process failed on runs {which}: its error is logged above")

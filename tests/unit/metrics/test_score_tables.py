@@ -48,3 +48,52 @@ def test_score_runs_tables_and_one_metric_per_language(tmp_path, monkeypatch):
     assert by_system["s1"] == sacrebleu.corpus_bleu(["a b c d"], [["a b c d"]]).score
     assert by_system["s2"] == sacrebleu.corpus_bleu(["a b c d"], [["a b x d"]]).score < by_system["s1"]
     assert [t[1]["system"].tolist() for t in both] == [["s1", "s2"], ["s1"]]
+
+
+def test_share_runs_balances_largest_first_and_keeps_order():
+    from mtmeta.metrics.score_tables import share_runs
+
+    # 5 -> first, 4 -> second, 3 -> second (4 < 5), 2 -> first (5 < 7), 1 -> first (7 = 7: the lower worker)
+    assert share_runs([5, 1, 4, 2, 3], 2) == [[0, 1, 3], [2, 4]]
+    assert share_runs([1, 1], 4) == [[0], [1]]  # idle workers dropped
+    assert share_runs([3, 2], 1) == [[0, 1]]
+
+
+def test_write_runs_same_bytes_in_two_processes(tmp_path):
+    from mtmeta.metrics.score_tables import write_runs
+
+    texts = [("the cat sat on the mat", "the cat sat on the mat"), ("a dog", "the dog barked"),
+             ("it rains today", "today it is raining")]
+    runs, tokens, segments = [], [], []
+    for number in range(3):
+        token_file, segment_file = write_run(tmp_path / f"run{number}", {
+            "s1": texts[number:] + texts[:number], "s2": [(hyp[::-1], ref) for hyp, ref in texts[number:] + texts[:number]]})
+        runs.append({"dataset": f"d{number}", "lp": "en-cs"})
+        tokens.append(token_file)
+        segments.append(segment_file)
+    spec = {"id": "chrf", "name": "chrf", "params": {}}
+    written = {}
+    for workers in (1, 2):
+        out = tmp_path / f"out{workers}"
+        out.mkdir()
+        seg = [out / f"{k}.seg.parquet" for k in range(3)]
+        sys = [out / f"{k}.sys.tsv" for k in range(3)]
+        write_runs(spec, runs, tokens, segments, seg, sys, workers=workers)
+        written[workers] = [path.read_bytes() for path in seg + sys]
+    assert written[1] == written[2]
+    assert all(written[2])
+
+
+def test_write_runs_names_the_runs_of_a_failed_process(tmp_path):
+    import pytest
+
+    from mtmeta.metrics.score_tables import write_runs
+
+    good = write_run(tmp_path / "good", {"s1": [("a b c", "a b d")] * 50})
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"not parquet")  # smaller than the good run: the second process gets it
+    out = [tmp_path / name for name in ("0.seg.parquet", "1.seg.parquet", "0.sys.tsv", "1.sys.tsv")]
+    with pytest.raises(RuntimeError, match=r"a scoring process failed on runs d1 en-cs \(exit code 1\)"):
+        write_runs({"id": "bleu", "name": "bleu", "params": {}}, [{"dataset": "d0", "lp": "en-cs"},
+                   {"dataset": "d1", "lp": "en-cs"}], [good[0], good[0]], [good[1], bad], out[:2], out[2:], workers=2)
+    assert out[0].exists() and not out[1].exists()
