@@ -18,7 +18,10 @@ from mtmeta.metrics.base import Metric
 
 log = logging.getLogger(__name__)
 
-NON_STATISTICS = ("system", "seg_id", "score", "signature")  # a segment table's other columns are statistics
+NON_STATISTICS = ("system", "seg_id", "score", "signature")
+# Shares of a scoring job's runs, each scored in a process of its own (write_runs): fixed, so that the
+# files do not depend on how many processes run at once.
+SHARES = 2  # a segment table's other columns are statistics
 
 
 def stat_columns(segment_table: pd.DataFrame) -> list[str]:
@@ -119,48 +122,51 @@ def share_runs(sizes: Sequence[int], workers: int) -> list[list[int]]:
 
 def write_runs(spec, runs: list[dict], tokens: list, segments: list, segment_outputs: list, system_outputs: list,
                own_references: bool = False, workers: int = 1) -> None:
-    """:func:`score_runs`' tables of every run written to its two outputs, by up to ``workers``
-    processes. A run's tables do not depend on the runs scored before it in the same process (each
-    metric's statistics are per segment pair; NIST's weights are per run), so the files are the
-    same bytes for any number of workers. The workers are forked before anything is scored, and each
-    builds its own metric objects."""
+    """:func:`score_runs`' tables of every run written to its two outputs.
+
+    The runs are split into :data:`SHARES` shares (:func:`share_runs`, by file size), each scored in
+    a process of its own forked from this one before anything is scored, ``workers`` at a time. The
+    split does not depend on ``workers``: a run's last bits can depend on what its process computed
+    before it (BLAS rounds a product differently with where its operands lie in memory: softBLEU's
+    cosines move in the 16th digit), so every run is scored after the same runs, in a process in the
+    same state, however many run at once, and the files are the same bytes for any number of workers."""
     from mtmeta.io import write_parquet, write_tsv
 
-    def score_share(share: list[int]) -> None:
-        tables = score_runs(spec, [runs[k] for k in share], [tokens[k] for k in share], [segments[k] for k in share],
-                            own_references)
-        for k, (segment_table, system_table) in zip(share, tables, strict=True):
-            write_parquet(segment_table, segment_outputs[k])
-            write_tsv(system_table, system_outputs[k])
+    shares = share_runs([Path(path).stat().st_size for path in segments], SHARES)  # bytes: about the rows
+    log.info("%d runs in %d shares, %d at a time: %s", len(runs), len(shares), max(1, workers),
+             "; ".join(", ".join(f"{runs[k]['dataset']} {runs[k]['lp']}" for k in share) for share in shares))
 
-    def score_in_child(share: list[int]) -> None:
+    def score_share(share: list[int]) -> None:
         try:
-            score_share(share)
+            tables = score_runs(spec, [runs[k] for k in share], [tokens[k] for k in share],
+                                [segments[k] for k in share], own_references)
+            for k, (segment_table, system_table) in zip(share, tables, strict=True):
+                write_parquet(segment_table, segment_outputs[k])
+                write_tsv(system_table, system_outputs[k])
         except BaseException:
             log.exception("scoring failed")
             raise
 
-    if workers <= 1 or len(runs) < 2:
-        score_share(list(range(len(runs))))
-        return
-    shares = share_runs([Path(path).stat().st_size for path in segments], workers)  # bytes: about the rows
-    log.info("%d runs in %d processes: %s", len(runs), len(shares),
-             "; ".join(", ".join(f"{runs[k]['dataset']} {runs[k]['lp']}" for k in share) for share in shares))
-    # fork: the children inherit the imported modules and the log's handlers (nothing is scored yet)
-    children = [multiprocessing.get_context("fork").Process(target=score_in_child, args=(share,), daemon=True)
-                for share in shares[1:]]
-    for child in children:
-        child.start()
+    # fork: each share starts from this process's state (modules imported, the log's handlers open)
+    fork = multiprocessing.get_context("fork")
+    pending = list(shares)
+    running: list = []
+    failed = []
     try:
-        score_share(shares[0])
-    except BaseException:
-        for child in children:
-            child.terminate()
-        raise
-    finally:
-        for child in children:
+        while pending or running:
+            while pending and len(running) < max(1, workers):
+                share = pending.pop(0)
+                child = fork.Process(target=score_share, args=(share,), daemon=True)
+                child.start()
+                running.append((share, child))
+            share, child = running.pop(0)
             child.join()
-    failed = [(shares[number], child.exitcode) for number, child in enumerate(children, start=1) if child.exitcode]
+            if child.exitcode:
+                failed.append((share, child.exitcode))
+    finally:
+        for _, child in running:
+            child.terminate()
+            child.join()
     if failed:
         which = "; ".join(", ".join(f"{runs[k]['dataset']} {runs[k]['lp']}" for k in share) + f" (exit code {code})"
                           for share, code in failed)

@@ -66,8 +66,9 @@ def test_write_runs_same_bytes_in_two_processes(tmp_path):
              ("it rains today", "today it is raining")]
     runs, tokens, segments = [], [], []
     for number in range(3):
-        token_file, segment_file = write_run(tmp_path / f"run{number}", {
-            "s1": texts[number:] + texts[:number], "s2": [(hyp[::-1], ref) for hyp, ref in texts[number:] + texts[:number]]})
+        rotated = texts[number:] + texts[:number]
+        token_file, segment_file = write_run(tmp_path / f"run{number}",
+                                             {"s1": rotated, "s2": [(hyp[::-1], ref) for hyp, ref in rotated]})
         runs.append({"dataset": f"d{number}", "lp": "en-cs"})
         tokens.append(token_file)
         segments.append(segment_file)
