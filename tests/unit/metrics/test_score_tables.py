@@ -59,7 +59,9 @@ def test_share_runs_balances_largest_first_and_keeps_order():
     assert share_runs([3, 2], 1) == [[0, 1]]
 
 
-def test_write_runs_same_bytes_in_two_processes(tmp_path):
+def test_write_runs_same_bytes_in_two_processes(tmp_path, caplog):
+    import logging
+
     from mtmeta.metrics.score_tables import write_runs
 
     texts = [("the cat sat on the mat", "the cat sat on the mat"), ("a dog", "the dog barked"),
@@ -83,6 +85,12 @@ def test_write_runs_same_bytes_in_two_processes(tmp_path):
         written[workers] = [path.read_bytes() for path in seg + sys]
     assert written[1] == written[2]
     assert all(written[2])
+    with caplog.at_level(logging.INFO, logger="mtmeta.metrics.score_tables"):
+        write_runs(spec, runs, tokens, segments, seg, sys, workers=2)
+    # two shares (the largest run alone, the other two together), each timed as it ends
+    assert "3 runs in 2 shares, 2 at a time" in caplog.text
+    assert sorted(line.split(":")[0] for line in caplog.messages if line.startswith("share ")) == [
+        "share 1 of 2", "share 2 of 2"]
 
 
 def test_write_runs_names_the_runs_of_a_failed_process(tmp_path):
