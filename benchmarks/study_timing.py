@@ -180,7 +180,8 @@ def table(top: int = 15) -> str:
               "`benchmark:` file, CPU seconds its processes' CPU time there; memory is the job's peak resident set. "
               "Snakemake samples CPU time and memory every 0.5 s for a job's first 15 s and every 30 s after that, so "
               "for a job longer than 15 s the CPU column misses up to its last 30 s: read it as a lower bound, and "
-              "the wall seconds as the cost.",
+              "the wall seconds as the cost. A scoring job (`score_segments`, `score_paraphrased`) scores its runs in "
+              "two processes at once when it has two cores: its cost in core seconds is up to twice its seconds.",
               "", "| rule | jobs | seconds (sum) | share | CPU s (sum) | largest job s | peak MB |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     for c in costs[:top]:
