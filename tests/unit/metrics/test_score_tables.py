@@ -85,6 +85,7 @@ def test_write_runs_same_bytes_in_two_processes(tmp_path, caplog):
         written[workers] = [path.read_bytes() for path in seg + sys]
     assert written[1] == written[2]
     assert all(written[2])
+    caplog.clear()  # the calls above may have logged too, where another test left the level at INFO
     with caplog.at_level(logging.INFO, logger="mtmeta.metrics.score_tables"):
         write_runs(spec, runs, tokens, segments, seg, sys, workers=2)
     # two shares (the largest run alone, the other two together), each timed as it ends
