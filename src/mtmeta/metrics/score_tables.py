@@ -20,10 +20,10 @@ from mtmeta.metrics.base import Metric
 
 log = logging.getLogger(__name__)
 
-NON_STATISTICS = ("system", "seg_id", "score", "signature")
+NON_STATISTICS = ("system", "seg_id", "score", "signature")  # a segment table's other columns are statistics
 # Shares of a scoring job's runs, each scored in a process of its own (write_runs): fixed, so that the
 # files do not depend on how many processes run at once.
-SHARES = 2  # a segment table's other columns are statistics
+SHARES = 2
 
 
 def stat_columns(segment_table: pd.DataFrame) -> list[str]:
@@ -137,8 +137,12 @@ def write_runs(spec, runs: list[dict], tokens: list, segments: list, segment_out
     from mtmeta.io import write_parquet, write_tsv
 
     shares = share_runs([Path(path).stat().st_size for path in segments], SHARES)  # bytes: about the rows
+
+    def names(share: list[int]) -> str:
+        return ", ".join(f"{runs[k]['dataset']} {runs[k]['lp']}" for k in share)
+
     log.info("%d runs in %d shares, %d at a time: %s", len(runs), len(shares), max(1, workers),
-             "; ".join(", ".join(f"{runs[k]['dataset']} {runs[k]['lp']}" for k in share) for share in shares))
+             "; ".join(names(share) for share in shares))
 
     def score_share(share: list[int]) -> None:
         try:
@@ -175,6 +179,5 @@ def write_runs(spec, runs: list[dict], tokens: list, segments: list, segment_out
             child.terminate()
             child.join()
     if failed:
-        which = "; ".join(", ".join(f"{runs[k]['dataset']} {runs[k]['lp']}" for k in share) + f" (exit code {code})"
-                          for share, code in failed)
+        which = "; ".join(f"{names(share)} (exit code {code})" for share, code in failed)
         raise RuntimeError(f"a scoring process failed on runs {which}: its error is logged above")
