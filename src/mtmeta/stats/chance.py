@@ -66,7 +66,7 @@ import numpy as np
 
 from mtmeta.stats.grouped import STATISTICS, Groups, average, group_values, layout
 from mtmeta.stats.system_pairs import DEFAULT_PERMUTATIONS, DEFAULT_SEED, complete_segments, pairwise_p_values
-from mtmeta.stats.tie_calibration import calibrate, enumerate_pairs
+from mtmeta.stats.tie_calibration import ShuffledCalibration, calibrate, enumerate_pairs
 
 CORRELATIONS = ("pearson", "spearman", "kendall", "tau_b", "tau_c")
 CALIBRATED = "acc_eq_calibrated"
@@ -385,11 +385,15 @@ def protocol_statistic(statistic: str, epsilon: float = 0.0) -> Callable[[Groups
     return lambda groups: average(group_values(groups, statistic, epsilon), groups.sizes).value
 
 
+def within_group_order(groups: Groups, rng: np.random.Generator) -> np.ndarray:
+    """A random shuffle of the cells inside each group: cell k takes the metric score of ``order[k]``."""
+    index = np.repeat(np.arange(len(groups.sizes)), groups.sizes)
+    return np.argsort(index + rng.random(len(index)), kind="stable")
+
+
 def permute_within_groups(groups: Groups, rng: np.random.Generator) -> Groups:
     """The groups with the metric's values shuffled inside each group (gold untouched)."""
-    index = np.repeat(np.arange(len(groups.sizes)), groups.sizes)
-    order = np.argsort(index + rng.random(len(index)), kind="stable")
-    return Groups(groups.gold, groups.metric[order], groups.starts)
+    return Groups(groups.gold, groups.metric[within_group_order(groups, rng)], groups.starts)
 
 
 def permutation_level(gold, metric, statistic: str | Callable[[Groups], float], *, average_by: str,
@@ -403,7 +407,11 @@ def permutation_level(gold, metric, statistic: str | Callable[[Groups], float], 
     compute = protocol_statistic(statistic, epsilon) if isinstance(statistic, str) else statistic
     groups = layout(gold, metric, average_by)
     rng = np.random.default_rng(seed)
-    values = np.array([compute(permute_within_groups(groups, rng)) for _ in range(draws)])
+    if isinstance(statistic, str) and statistic == CALIBRATED:  # the same values, from one sort of the pairs
+        shuffles = ShuffledCalibration(groups)
+        values = np.array([shuffles.calibrate(within_group_order(groups, rng))[0] for _ in range(draws)])
+    else:
+        values = np.array([compute(permute_within_groups(groups, rng)) for _ in range(draws)])
     values = values[np.isfinite(values)]
     if not len(values):
         return ChanceEstimate(math.nan, math.nan, 0, seed)
@@ -420,12 +428,13 @@ def permutation_item_values(gold, metric, *, draws: int = 1000, seed: int = 1234
         raise ValueError(f"need at least 2 permutation draws, got {draws}")
     groups = layout(gold, metric, "item")
     rng = np.random.default_rng(seed)
+    shuffles = ShuffledCalibration(groups)
     values, per_item = [], []
     for _ in range(draws):
-        permuted = permute_within_groups(groups, rng)
-        calibration = calibrate(enumerate_pairs(permuted), "acc_eq")
-        values.append(calibration.value)
-        per_item.append(group_values(permuted, "acc_eq", calibration.epsilon))
+        order = within_group_order(groups, rng)
+        value, epsilon = shuffles.calibrate(order)
+        values.append(value)
+        per_item.append(group_values(shuffles.shuffled(order), "acc_eq", epsilon))
     values = np.array(values, dtype=float)
     finite = np.isfinite(values)
     used = values[finite]

@@ -35,6 +35,7 @@ from mtmeta.stats.grouped import Groups, layout
 VARIANTS = ("acc_eq", "tau_eq")  # MTME's 'acc23' and '23'
 CHUNK_PAIRS = 1 << 22  # pairs enumerated at once (memory bound for a large ungrouped set)
 CLASS_SORT_MIN_PAIRS = 1_000_000  # above it, candidates are scored by sorting each class of pairs
+SHUFFLED_MAX_PAIRS = 2 * CHUNK_PAIRS  # ShuffledCalibration keeps its pairs' arrays up to this many pairs
 
 
 @dataclass(frozen=True)
@@ -289,6 +290,79 @@ def value_at(pairs: Pairs, epsilon: float, variant: str = "acc_eq") -> float:
         return math.nan
     per_group = agreeing / count if variant == "acc_eq" else (2 * agreeing - count) / count
     return float(np.cumsum(per_group)[-1] / len(count))
+
+
+class ShuffledCalibration:
+    """Tie-calibrated acc_eq of many within-group shuffles of one layout's metric scores (chance
+    levels), from one enumeration and one sort of its pairs.
+
+    A shuffle puts ``metric[order[k]]`` beside ``gold[k]``. Read from the metric's side, cell
+    ``order[k]`` keeps its metric score and gets ``gold[k]``: the gold shuffled the inverse way, inside
+    the same groups. The pairs of a group are the same unordered pairs either way, so a shuffle changes
+    no pair's |metric difference|, only which pairs are concordant or gold ties. The candidates and the
+    pairs' order are therefore sorted once, and a shuffle costs a gather and a cumulative sum.
+
+    The arithmetic is :func:`calibrate`'s exact one: the same integer numerators over the same common
+    denominator, the same first maximum, the value recomputed at that epsilon by :func:`value_at`; so
+    every shuffle's (value, epsilon) is the one ``calibrate(enumerate_pairs(shuffled))`` gives, to
+    the last bit. Where the groups' pair counts have no common denominator in int64, or there are no
+    pairs or more than :data:`SHUFFLED_MAX_PAIRS`, each shuffle is calibrated directly."""
+
+    def __init__(self, groups: Groups):
+        self.groups = groups
+        sizes = groups.sizes.astype(np.int64)
+        self.exact = 0 < int(np.sum(sizes * (sizes - 1) // 2)) <= SHUFFLED_MAX_PAIRS
+        if not self.exact:
+            return
+        parts = [decode(np.arange(count)) for count, decode in _pair_chunks(groups.sizes, groups.starts,
+                                                                             in_order=False)]
+        first, second, group = (np.concatenate(column) for column in zip(*parts, strict=True))
+        self.first, self.second, self.group = first, second, group.astype(np.int64)
+        self.count = np.bincount(self.group, minlength=len(groups.sizes)).astype(np.int64)
+        self.used = self.count > 0
+        denominator = _common_denominator(self.count[self.used], len(first))
+        self.exact = denominator is not None
+        if not self.exact:
+            return
+        self.group_weight = np.zeros(len(self.count), dtype=np.int64)
+        self.group_weight[self.used] = denominator // self.count[self.used]
+        metric_difference = groups.metric[first] - groups.metric[second]
+        self.metric_up, self.metric_tie = metric_difference > 0, metric_difference == 0
+        self.distance = np.abs(metric_difference)
+        self.order = np.argsort(self.distance, kind="stable")
+        distance = self.distance[self.order]
+        self.sorted_weight = self.group_weight[self.group[self.order]]
+        self.ends = np.flatnonzero(np.append(distance[1:] != distance[:-1], True))
+        self.thresholds = distance[self.ends]
+        self.zero_first = len(self.thresholds) == 0 or self.thresholds[0] > 0  # 0 is always a candidate
+        if self.zero_first:
+            self.thresholds = np.concatenate([[0.0], self.thresholds])
+
+    def shuffled(self, order: np.ndarray) -> Groups:
+        """The layout with the metric's scores moved as ``order`` says (:func:`within_group_order`)."""
+        return Groups(self.groups.gold, self.groups.metric[order], self.groups.starts)
+
+    def calibrate(self, order: np.ndarray) -> tuple[float, float]:
+        """(acc_eq, epsilon) of :func:`calibrate` on :meth:`shuffled` ``order``."""
+        if not self.exact:
+            calibration = calibrate(enumerate_pairs(self.shuffled(order)), "acc_eq")
+            return calibration.value, calibration.epsilon
+        inverse = np.empty_like(order)
+        inverse[order] = np.arange(len(order))
+        gold = self.groups.gold[inverse]
+        gold_difference = gold[self.first] - gold[self.second]
+        gold_tie = gold_difference == 0
+        concordant = ~gold_tie & ~self.metric_tie & (self.metric_up == (gold_difference > 0))
+        agreeing = concordant | (gold_tie & self.metric_tie)
+        change = np.where(concordant, -1, np.where(gold_tie & ~self.metric_tie, 1, 0)).astype(np.int8)
+        agreeing_per_group = np.bincount(self.group, weights=agreeing, minlength=len(self.count)).astype(np.int64)
+        start = np.sum(agreeing_per_group[self.used] * self.group_weight[self.used])
+        numerators = start + np.cumsum(change[self.order] * self.sorted_weight)[self.ends]
+        if self.zero_first:
+            numerators = np.concatenate([[start], numerators])
+        epsilon = float(self.thresholds[int(np.argmax(numerators))])
+        pairs = Pairs(self.distance, change, gold_tie, self.group, agreeing_per_group, self.count)
+        return value_at(pairs, epsilon, "acc_eq"), epsilon
 
 
 def calibrate_ties(gold, metric, *, average_by: str, variant: str = "acc_eq", sample_rate: float = 1.0,

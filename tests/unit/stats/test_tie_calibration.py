@@ -88,3 +88,42 @@ def test_class_sorting_path_equals_ordering_the_pairs(monkeypatch):
             by_class = tc.calibrate_ties(gold, metric, average_by=average_by)
         assert (by_class.value, by_class.epsilon) == (ordered.value, ordered.epsilon)
         assert np.array_equal(by_class.values, ordered.values)
+
+
+def _shuffle(groups, rng):
+    index = np.repeat(np.arange(len(groups.sizes)), groups.sizes)
+    return np.argsort(index + rng.random(len(index)), kind="stable")
+
+
+@pytest.mark.parametrize("average_by", ["none", "sys", "item"])
+def test_shuffled_calibration_equals_calibrating_each_shuffle(average_by):
+    # Coarse scores (many gold and metric ties), missing gold and one-cell groups: every shuffle's value
+    # and epsilon are those of enumerating and calibrating the shuffled layout, to the last bit.
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        shape = (int(rng.integers(1, 8)), int(rng.integers(1, 25)))
+        gold = rng.integers(0, int(rng.integers(1, 5)), size=shape).astype(float)
+        gold[rng.random(shape) < 0.3] = np.nan
+        metric = np.round(rng.normal(size=shape) * 2) / 2
+        groups = gr.layout(gold, metric, average_by)
+        shuffles = tc.ShuffledCalibration(groups)
+        for _ in range(5):
+            order = _shuffle(groups, rng)
+            shuffled = gr.Groups(groups.gold, groups.metric[order], groups.starts)
+            expected = tc.calibrate(tc.enumerate_pairs(shuffled), "acc_eq")
+            value, epsilon = shuffles.calibrate(order)
+            assert epsilon == expected.epsilon
+            assert value == expected.value or (np.isnan(value) and np.isnan(expected.value))
+
+
+def test_shuffled_calibration_sorts_once_and_falls_back_above_its_bound(monkeypatch):
+    gold = np.array([[1, 2, 2, 3], [4, 1, 1, 2], [2, 2, 3, 1.0]])
+    metric = np.array([[0.5, 1, 1, 2], [3, 0, 1, 1], [1, 2, 2, 0.5]])
+    groups = gr.layout(gold, metric, "item")
+    order = _shuffle(groups, np.random.default_rng(3))
+    fast = tc.ShuffledCalibration(groups)
+    assert fast.exact and len(fast.distance) == 4 * 3  # four items of three rated systems: 3 pairs each
+    monkeypatch.setattr(tc, "SHUFFLED_MAX_PAIRS", 11)
+    direct = tc.ShuffledCalibration(groups)
+    assert not direct.exact
+    assert fast.calibrate(order) == direct.calibrate(order)
