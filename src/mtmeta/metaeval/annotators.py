@@ -128,12 +128,19 @@ def annotator_agreement(comparisons: pd.DataFrame, judges: dict[str, str] | None
     return result, repeated[[*key, "label", "weight"]].reset_index(drop=True)
 
 
-def metric_on_repeated(repeated: pd.DataFrame, segment_scores: pd.DataFrame, higher_is_better: bool = True) -> dict:
+def repeated_cells(repeated: pd.DataFrame):
+    """The cells of the repeated judgments' comparisons (:class:`~mtmeta.metaeval.segment_level.ComparisonCells`)."""
+    from mtmeta.metaeval.segment_level import ComparisonCells
+
+    return ComparisonCells(repeated["first"], repeated["second"], repeated["seg_id"])
+
+
+def metric_on_repeated(repeated: pd.DataFrame, segment_scores: pd.DataFrame, higher_is_better: bool = True,
+                       cells=None) -> dict:
     """The metric's statistics against the labels of the repeated judgments, each weighted by its
-    partners (the second annotator's pairs, with the metric in the second annotator's place)."""
-    scores = segment_scores.set_index(["system", "seg_id"])["score"]
-    first = scores.reindex(pd.MultiIndex.from_arrays([repeated["first"], repeated["seg_id"]])).to_numpy()
-    second = scores.reindex(pd.MultiIndex.from_arrays([repeated["second"], repeated["seg_id"]])).to_numpy()
+    partners (the second annotator's pairs, with the metric in the second annotator's place);
+    ``cells``: :func:`repeated_cells`, when made once for many metrics."""
+    first, second, _ = (cells or repeated_cells(repeated)).scores(segment_scores)
     if np.isnan(first).any() or np.isnan(second).any():
         raise ValueError("a repeated comparison has no metric score (the segment table and the comparisons come "
                          "from the same prepared dataset)")
@@ -162,14 +169,14 @@ def _by_segment(position: np.ndarray, columns: list[np.ndarray], n_segments: int
 
 
 def _metric_segments(comparisons: pd.DataFrame, segments: pd.DataFrame, higher_is_better: bool,
-                     seg_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                     seg_ids: np.ndarray, cells=None) -> tuple[np.ndarray, np.ndarray]:
     """Per segment (rows in ``seg_ids`` order): the metric's C, D, T_m, T_h, T_hm at epsilon 0 over the
     pair's comparisons, and the sums behind its exact chance levels (sum of q over the comparisons the
     humans decided, their number, the expected agreements, the comparisons: see chance.py)."""
     from mtmeta.metaeval.segment_level import pairwise_deltas
     from mtmeta.stats.chance import comparison_tie_probability
 
-    human, delta = pairwise_deltas(comparisons, segments, higher_is_better)
+    human, delta = pairwise_deltas(comparisons, segments, higher_is_better, cells)
     position = np.searchsorted(seg_ids, comparisons["seg_id"].to_numpy())
     sign, decided = np.sign(delta), human != 0
     counts = _by_segment(position, [decided & (sign != 0) & (sign == human), decided & (sign != 0) & (sign != human),
@@ -215,10 +222,13 @@ def pair_levels(dataset: str, lp: str, comparisons: pd.DataFrame, judges: dict[s
              **dict(zip(("low", "high"), percentiles(human_draws[name], alpha), strict=True))}
             for name in TABLE_STATISTICS]
     rows_of = segment_level.set_index("metric")
+    from mtmeta.metaeval.segment_level import ComparisonCells
+
+    cells, again = ComparisonCells.of(comparisons), repeated_cells(repeated) if len(repeated) else None
     for metric_id, (segments, higher_is_better) in metrics.items():
-        same = metric_on_repeated(repeated, segments, higher_is_better) if len(repeated) else {}
+        same = metric_on_repeated(repeated, segments, higher_is_better, again) if len(repeated) else {}
         row = rows_of.loc[metric_id]
-        counts, exact = _metric_segments(comparisons, segments, higher_is_better, seg_ids)
+        counts, exact = _metric_segments(comparisons, segments, higher_is_better, seg_ids, cells)
         metric_draws = statistics_of(weights @ counts)
         sums = weights @ exact  # draws x (sum q decided, decided, expected agreements, comparisons)
         with np.errstate(divide="ignore", invalid="ignore"):

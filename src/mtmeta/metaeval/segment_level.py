@@ -31,25 +31,72 @@ CHANCE_COLUMNS = {"wmt12": "tau_wmt12", "wmt13": "tau_wmt13", "wmt14": "tau_wmt1
                   "three_way_accuracy": "three_way_accuracy"}
 
 
-def pairwise_deltas(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, higher_is_better: bool = True):
-    """Human labels (+1 / -1 / 0) and metric differences (first minus second) for every comparison.
+class ComparisonCells:
+    """The two (system, seg_id) cells of every comparison, numbered once, so that each metric's segment
+    table (columns system, seg_id, score) is read against them by position, not name by name: a pair's
+    comparisons are read against many metrics."""
+
+    def __init__(self, first_systems, second_systems, seg_ids):
+        first_systems, second_systems = pd.Series(first_systems), pd.Series(second_systems)
+        codes, systems = pd.factorize(pd.concat([first_systems, second_systems], ignore_index=True))
+        self.first, self.second = codes[: len(first_systems)], codes[len(first_systems):]
+        self.segment, segments = pd.factorize(pd.Series(seg_ids))
+        self.systems, self.segments = pd.Index(systems), pd.Index(segments)
+
+    @classmethod
+    def of(cls, comparisons: pd.DataFrame) -> ComparisonCells:
+        """The cells of a comparisons table (sys_a, sys_b, seg_id)."""
+        return cls(comparisons["sys_a"], comparisons["sys_b"], comparisons["seg_id"])
+
+    def scores(self, segment_scores: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(first, second, found): each comparison's two scores (NaN where the table has no such cell)
+        and whether the table has both. A cell the table gives twice is an error."""
+        rows = self.systems.get_indexer(segment_scores["system"])
+        columns = self.segments.get_indexer(segment_scores["seg_id"])
+        keep = (rows >= 0) & (columns >= 0)
+        cells = rows[keep] * len(self.segments) + columns[keep]
+        size = len(self.systems) * len(self.segments)
+        if len(cells) and np.bincount(cells, minlength=size).max() > 1:
+            twice = segment_scores[keep][pd.Series(cells).duplicated().to_numpy()].iloc[0]
+            raise ValueError(f"the segment table scores system {str(twice['system'])!r} on segment "
+                             f"{twice['seg_id']} more than once")
+        grid, present = np.full(size, np.nan), np.zeros(size, dtype=bool)
+        grid[cells] = segment_scores["score"].to_numpy(dtype=float)[keep]
+        present[cells] = True
+        first = self.first * len(self.segments) + self.segment
+        second = self.second * len(self.segments) + self.segment
+        return grid[first], grid[second], present[first] & present[second]
+
+
+OUTCOMES = {"a": 1, "b": -1, "tie": 0}  # a comparison's outcome -> the human label
+
+
+def human_labels(comparisons: pd.DataFrame) -> np.ndarray:
+    """The human label of each comparison (+1: sys_a better, -1: sys_b better, 0: a tie)."""
+    outcome = comparisons["outcome"]
+    known = outcome.isin(list(OUTCOMES)).to_numpy(dtype=bool)
+    if not known.all():
+        raise ValueError(f"{int((~known).sum())} comparisons have an outcome other than {', '.join(OUTCOMES)} "
+                         f"(first: {outcome[~known].iloc[0]!r})")
+    return np.select([outcome.eq("a").to_numpy(dtype=bool), outcome.eq("b").to_numpy(dtype=bool)], [1, -1], 0)
+
+
+def pairwise_deltas(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, higher_is_better: bool = True,
+                    cells: ComparisonCells | None = None):
+    """Human labels (+1 / -1 / 0) and metric differences (first minus second) for every comparison
+    (``cells``: :meth:`ComparisonCells.of` the comparisons, when made once for many metrics).
 
     A comparison whose systems or segment have no metric score is an error (the segment table
     and the comparisons come from the same prepared dataset).
     """
-
-    scores = segment_scores.set_index(["system", "seg_id"])["score"]
-    index_a = pd.MultiIndex.from_arrays([comparisons["sys_a"], comparisons["seg_id"]])
-    index_b = pd.MultiIndex.from_arrays([comparisons["sys_b"], comparisons["seg_id"]])
-    missing = ~index_a.isin(scores.index) | ~index_b.isin(scores.index)
-    if missing.any():
-        first = comparisons.loc[missing].iloc[0]
-        raise ValueError(f"{int(missing.sum())} comparisons have no metric score (first: {first.to_dict()})")
-    delta = scores.reindex(index_a).to_numpy() - scores.reindex(index_b).to_numpy()
+    first, second, found = (cells or ComparisonCells.of(comparisons)).scores(segment_scores)
+    if not found.all():
+        example = comparisons.loc[~found].iloc[0]
+        raise ValueError(f"{int((~found).sum())} comparisons have no metric score (first: {example.to_dict()})")
+    delta = first - second
     if not higher_is_better:
         delta = -delta
-    human = comparisons["outcome"].map({"a": 1, "b": -1, "tie": 0}).to_numpy().astype(int)
-    return human, np.asarray(delta, dtype=float)
+    return human_labels(comparisons), np.asarray(delta, dtype=float)
 
 
 def chance_levels(comparisons: pd.DataFrame, segment_scores: pd.DataFrame, human: np.ndarray, draws: int = CHANCE_DRAWS,
