@@ -48,7 +48,10 @@ def metric_pearsons(summary: dict, human: pd.DataFrame, system_scores: dict[str,
                     directions: dict[str, bool], human_score: str = "gt_others") -> pd.DataFrame:
     """Each metric's system-level Pearson with ``human_score`` (metric, pearson, note: why it is
     undefined, empty when it is defined)."""
-    judged, frame = oriented_scores(summary, human, system_scores, directions, human_score)
+    return _pearson_rows(*oriented_scores(summary, human, system_scores, directions, human_score), human_score)
+
+
+def _pearson_rows(judged: pd.Series, frame: pd.DataFrame, human_score: str) -> pd.DataFrame:
     rows = []
     for metric in frame:
         reason = undefined_reason(frame[metric].to_numpy(), judged.to_numpy())
@@ -65,21 +68,23 @@ def williams_table(summary: dict, human: pd.DataFrame, system_scores: dict[str, 
     metrics that agree exactly) has NaN t and p and says why in ``note``."""
     judged, frame = oriented_scores(summary, human, system_scores, directions, human_score)
     n = len(judged)
-    pearsons = metric_pearsons(summary, human, system_scores, directions, human_score).set_index("metric")
+    pearsons = _pearson_rows(judged, frame, human_score).set_index("metric")
+    # Plain lookups: a pair's row is built for every ordered pair of metrics of every language pair.
+    r, notes = pearsons["pearson"].to_dict(), pearsons["note"].to_dict()
+    scores = {metric: frame[metric].to_numpy() for metric in frame}
     pair = f"{summary['dataset']} {summary['lp']}"
     rows = []
     for m1 in frame:
         for m2 in frame:
             if m1 == m2:
                 continue
-            r1, r2 = pearsons.loc[m1, "pearson"], pearsons.loc[m2, "pearson"]
-            r12 = correlation(frame[m1].to_numpy(), frame[m2].to_numpy(), "pearson")
+            r1, r2 = r[m1], r[m2]
+            r12 = correlation(scores[m1], scores[m2], "pearson")
             t = p = math.nan
             if n < MIN_SYSTEMS:
                 note = f"not tested: Williams' test needs at least {MIN_SYSTEMS} judged systems; {pair} has {n}"
-            elif pearsons.loc[m1, "note"] or pearsons.loc[m2, "note"]:
-                note = "not tested: " + "; ".join(f"{m}: {pearsons.loc[m, 'note']}" for m in (m1, m2)
-                                                   if pearsons.loc[m, "note"])
+            elif notes[m1] or notes[m2]:
+                note = "not tested: " + "; ".join(f"{m}: {notes[m]}" for m in (m1, m2) if notes[m])
             else:
                 test = williams_test(r1, r2, r12, n)
                 t, p = test.statistic, test.p_one_sided
