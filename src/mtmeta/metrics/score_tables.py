@@ -109,17 +109,17 @@ def score_runs(spec, runs: list[dict], tokens: list, segments: list,
         yield segment_table, system_table
 
 
-def share_runs(sizes: Sequence[int], workers: int) -> list[list[int]]:
-    """The runs (indices) each of ``workers`` processes scores: the largest run first to the least
-    loaded worker (by ``sizes``, e.g. rows), each worker's runs kept in their given order (runs of one
-    target language stay next to each other). Workers left without a run are dropped."""
-    loads = [0] * max(1, workers)
-    shares: list[list[int]] = [[] for _ in loads]
+def share_runs(sizes: Sequence[int], shares: int) -> list[list[int]]:
+    """The runs (indices) of each of ``shares`` shares: the largest run first to the lightest share
+    (by ``sizes``, e.g. rows), each share's runs kept in their given order (runs of one target
+    language stay next to each other). Shares left without a run are dropped."""
+    loads = [0] * max(1, shares)
+    split: list[list[int]] = [[] for _ in loads]
     for run in sorted(range(len(sizes)), key=lambda k: (-sizes[k], k)):
         lightest = min(range(len(loads)), key=lambda w: (loads[w], w))
-        shares[lightest].append(run)
+        split[lightest].append(run)
         loads[lightest] += sizes[run]
-    return [sorted(share) for share in shares if share]
+    return [sorted(share) for share in split if share]
 
 
 def write_runs(spec, runs: list[dict], tokens: list, segments: list, segment_outputs: list, system_outputs: list,

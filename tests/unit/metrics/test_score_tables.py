@@ -55,7 +55,7 @@ def test_share_runs_balances_largest_first_and_keeps_order():
 
     # 5 -> first, 4 -> second, 3 -> second (4 < 5), 2 -> first (5 < 7), 1 -> first (7 = 7: the lower worker)
     assert share_runs([5, 1, 4, 2, 3], 2) == [[0, 1, 3], [2, 4]]
-    assert share_runs([1, 1], 4) == [[0], [1]]  # idle workers dropped
+    assert share_runs([1, 1], 4) == [[0], [1]]  # empty shares dropped
     assert share_runs([3, 2], 1) == [[0, 1]]
 
 
