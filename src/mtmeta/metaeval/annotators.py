@@ -207,6 +207,7 @@ def pair_levels(dataset: str, lp: str, comparisons: pd.DataFrame, judges: dict[s
     ± 1.96 standard errors (under any resampling E[C - D] = 0, so it moves little), kept fixed in
     the share's draws."""
     from mtmeta.metaeval.level_draws import percentiles, share_draws
+    from mtmeta.metaeval.segment_level import ComparisonCells
     from mtmeta.stats.ceiling import headroom_share
     from mtmeta.stats.correlation import resample_weights
 
@@ -222,8 +223,6 @@ def pair_levels(dataset: str, lp: str, comparisons: pd.DataFrame, judges: dict[s
              **dict(zip(("low", "high"), percentiles(human_draws[name], alpha), strict=True))}
             for name in TABLE_STATISTICS]
     rows_of = segment_level.set_index("metric")
-    from mtmeta.metaeval.segment_level import ComparisonCells
-
     cells, again = ComparisonCells.of(comparisons), repeated_cells(repeated) if len(repeated) else None
     for metric_id, (segments, higher_is_better) in metrics.items():
         same = metric_on_repeated(repeated, segments, higher_is_better, again) if len(repeated) else {}

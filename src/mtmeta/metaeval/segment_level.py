@@ -49,13 +49,14 @@ class ComparisonCells:
         return cls(comparisons["sys_a"], comparisons["sys_b"], comparisons["seg_id"])
 
     def scores(self, segment_scores: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(first, second, found): each comparison's two scores (NaN where the table has no such cell)
-        and whether the table has both. A cell the table gives twice is an error."""
+        """(first, second, found): each comparison's two scores and whether the table has both cells
+        (else both NaN; a comparison without a system name or segment id has none). A cell the table
+        gives twice is an error."""
         rows = self.systems.get_indexer(segment_scores["system"])
         columns = self.segments.get_indexer(segment_scores["seg_id"])
         keep = (rows >= 0) & (columns >= 0)
         cells = rows[keep] * len(self.segments) + columns[keep]
-        size = len(self.systems) * len(self.segments)
+        size = max(1, len(self.systems) * len(self.segments))
         if len(cells) and np.bincount(cells, minlength=size).max() > 1:
             twice = segment_scores[keep][pd.Series(cells).duplicated().to_numpy()].iloc[0]
             raise ValueError(f"the segment table scores system {str(twice['system'])!r} on segment "
@@ -63,9 +64,11 @@ class ComparisonCells:
         grid, present = np.full(size, np.nan), np.zeros(size, dtype=bool)
         grid[cells] = segment_scores["score"].to_numpy(dtype=float)[keep]
         present[cells] = True
-        first = self.first * len(self.segments) + self.segment
-        second = self.second * len(self.segments) + self.segment
-        return grid[first], grid[second], present[first] & present[second]
+        named = (self.first >= 0) & (self.second >= 0) & (self.segment >= 0)  # pd.factorize: -1 for a missing value
+        first = np.where(named, self.first * len(self.segments) + self.segment, 0)
+        second = np.where(named, self.second * len(self.segments) + self.segment, 0)
+        found = named & present[first] & present[second]
+        return np.where(found, grid[first], np.nan), np.where(found, grid[second], np.nan), found
 
 
 OUTCOMES = {"a": 1, "b": -1, "tie": 0}  # a comparison's outcome -> the human label

@@ -28,6 +28,12 @@ def test_a_missing_or_repeated_cell_is_named():
         pairwise_deltas(COMPARISONS, SCORES[SCORES["system"] != "y"])
     with pytest.raises(ValueError, match="scores system 'z' on segment 2 more than once"):
         ComparisonCells.of(COMPARISONS).scores(pd.concat([SCORES, SCORES.iloc[[5]]]))
+    # A comparison without a segment id or a system name reads no cell (not a neighbouring one).
+    unnamed = COMPARISONS.astype({"seg_id": float}).assign(seg_id=[2, np.nan, 1, 2], sys_b=["x", "z", None, "y"])
+    first, second, found = ComparisonCells.of(unnamed).scores(SCORES)
+    assert found.tolist() == [True, False, False, True] and np.isnan(first[1:3]).all() and np.isnan(second[1:3]).all()
+    with pytest.raises(ValueError, match="2 comparisons have no metric score"):
+        pairwise_deltas(unnamed, SCORES)
 
 
 def test_an_unknown_outcome_is_an_error():
