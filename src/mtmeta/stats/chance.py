@@ -407,7 +407,7 @@ def permutation_level(gold, metric, statistic: str | Callable[[Groups], float], 
     compute = protocol_statistic(statistic, epsilon) if isinstance(statistic, str) else statistic
     groups = layout(gold, metric, average_by)
     rng = np.random.default_rng(seed)
-    if isinstance(statistic, str) and statistic == CALIBRATED:  # the same values, from one sort of the pairs
+    if statistic == CALIBRATED:  # the same values, from one sort of the pairs
         shuffles = ShuffledCalibration(groups)
         values = np.array([shuffles.calibrate(within_group_order(groups, rng))[0] for _ in range(draws)])
     else:

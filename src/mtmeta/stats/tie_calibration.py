@@ -133,6 +133,30 @@ def _decode_rows(start, group, size, first_row, end_row):
     return decode
 
 
+def _classify(metric_up: np.ndarray, metric_tie: np.ndarray, gold_difference: np.ndarray):
+    """(change, gold_tie, agreeing) of pairs from the sign of their metric difference (``metric_up``:
+    > 0, ``metric_tie``: == 0) and their gold difference: change is -1 for a concordant pair, +1 for a
+    gold-only tie, else 0 (what becoming a metric tie does to C + T_both); agreeing is concordant or a
+    tie of both."""
+    gold_tie = gold_difference == 0
+    concordant = ~gold_tie & ~metric_tie & (metric_up == (gold_difference > 0))
+    agreeing = concordant | (gold_tie & metric_tie)
+    change = np.where(concordant, -1, np.where(gold_tie & ~metric_tie, 1, 0)).astype(np.int8)
+    return change, gold_tie, agreeing
+
+
+def _candidate_ends(distance: np.ndarray) -> np.ndarray:
+    """The last position of each run of equal values in sorted ``distance``: one candidate epsilon each."""
+    if not len(distance):
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.append(distance[1:] != distance[:-1], True))
+
+
+def _lacks_zero(thresholds: np.ndarray) -> bool:
+    """Whether 0, always a candidate (no tie added), must go before the pairs' ``thresholds``."""
+    return len(thresholds) == 0 or thresholds[0] > 0
+
+
 def enumerate_pairs(groups: Groups, sample_rate: float = 1.0, seed: int | None = None, *,
                     in_order: bool = False) -> Pairs:
     """Every (or every sampled) pair of scores inside each group, as tie calibration needs them
@@ -150,12 +174,8 @@ def enumerate_pairs(groups: Groups, sample_rate: float = 1.0, seed: int | None =
             positions = np.arange(count)
         first, second, group = decode(positions)
         metric_difference = groups.metric[first] - groups.metric[second]
-        gold_difference = groups.gold[first] - groups.gold[second]
-        gold_tie = gold_difference == 0
-        metric_tie = metric_difference == 0
-        concordant = ~gold_tie & ~metric_tie & ((metric_difference > 0) == (gold_difference > 0))
-        agreeing = concordant | (gold_tie & metric_tie)
-        change = np.where(concordant, -1, np.where(gold_tie & ~metric_tie, 1, 0)).astype(np.int8)
+        change, gold_tie, agreeing = _classify(metric_difference > 0, metric_difference == 0,
+                                               groups.gold[first] - groups.gold[second])
         parts.append((np.abs(metric_difference), change, gold_tie, group.astype(np.int64), agreeing))
     n_groups = len(groups.sizes)
     if not parts:
@@ -230,9 +250,9 @@ def running_values(pairs: Pairs, variant: str = "acc_eq") -> tuple[np.ndarray, n
     totals = np.cumsum(np.concatenate([initial, steps]))
     start_total = totals[len(initial) - 1]
     after_pair = totals[len(initial) + 1::2]
-    ends = np.flatnonzero(np.append(distance[1:] != distance[:-1], True)) if len(distance) else np.zeros(0, int)
+    ends = _candidate_ends(distance)
     thresholds, values = distance[ends], after_pair[ends] / n_groups
-    if len(thresholds) == 0 or thresholds[0] > 0:
+    if _lacks_zero(thresholds):
         thresholds = np.concatenate([[0.0], thresholds])
         values = np.concatenate([[start_total / n_groups], values])
     return thresholds, values
@@ -264,10 +284,10 @@ def calibrate(pairs: Pairs, variant: str = "acc_eq", *, running_sum: bool = Fals
         scale = 1.0
     start = np.sum(pairs.agreeing[used] * group_weight[used])
     distance = np.sort(pairs.distance)
-    ends = np.flatnonzero(np.append(distance[1:] != distance[:-1], True))
+    ends = _candidate_ends(distance)
     thresholds = distance[ends]
     numerators = start + _changes_up_to(pairs, group_weight[pairs.group], distance, ends)
-    if len(thresholds) == 0 or thresholds[0] > 0:  # 0 is always a candidate: no tie added
+    if _lacks_zero(thresholds):
         thresholds = np.concatenate([[0.0], thresholds])
         numerators = np.concatenate([[start], numerators])
     best = int(np.argmax(numerators))
@@ -332,9 +352,9 @@ class ShuffledCalibration:
         self.order = np.argsort(self.distance, kind="stable")
         distance = self.distance[self.order]
         self.sorted_weight = self.group_weight[self.group[self.order]]
-        self.ends = np.flatnonzero(np.append(distance[1:] != distance[:-1], True))
+        self.ends = _candidate_ends(distance)
         self.thresholds = distance[self.ends]
-        self.zero_first = len(self.thresholds) == 0 or self.thresholds[0] > 0  # 0 is always a candidate
+        self.zero_first = _lacks_zero(self.thresholds)
         if self.zero_first:
             self.thresholds = np.concatenate([[0.0], self.thresholds])
 
@@ -350,11 +370,7 @@ class ShuffledCalibration:
         inverse = np.empty_like(order)
         inverse[order] = np.arange(len(order))
         gold = self.groups.gold[inverse]
-        gold_difference = gold[self.first] - gold[self.second]
-        gold_tie = gold_difference == 0
-        concordant = ~gold_tie & ~self.metric_tie & (self.metric_up == (gold_difference > 0))
-        agreeing = concordant | (gold_tie & self.metric_tie)
-        change = np.where(concordant, -1, np.where(gold_tie & ~self.metric_tie, 1, 0)).astype(np.int8)
+        change, gold_tie, agreeing = _classify(self.metric_up, self.metric_tie, gold[self.first] - gold[self.second])
         agreeing_per_group = np.bincount(self.group, weights=agreeing, minlength=len(self.count)).astype(np.int64)
         start = np.sum(agreeing_per_group[self.used] * self.group_weight[self.used])
         numerators = start + np.cumsum(change[self.order] * self.sorted_weight)[self.ends]

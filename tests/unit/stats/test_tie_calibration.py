@@ -7,6 +7,7 @@ import pytest
 
 from mtmeta.stats import grouped as gr
 from mtmeta.stats import tie_calibration as tc
+from mtmeta.stats.chance import within_group_order
 
 
 def test_hand_computed_sweep_of_mtme_vector():
@@ -90,11 +91,6 @@ def test_class_sorting_path_equals_ordering_the_pairs(monkeypatch):
         assert np.array_equal(by_class.values, ordered.values)
 
 
-def _shuffle(groups, rng):
-    index = np.repeat(np.arange(len(groups.sizes)), groups.sizes)
-    return np.argsort(index + rng.random(len(index)), kind="stable")
-
-
 @pytest.mark.parametrize("average_by", ["none", "sys", "item"])
 def test_shuffled_calibration_equals_calibrating_each_shuffle(average_by):
     # Coarse scores (many gold and metric ties), missing gold and one-cell groups: every shuffle's value
@@ -108,7 +104,7 @@ def test_shuffled_calibration_equals_calibrating_each_shuffle(average_by):
         groups = gr.layout(gold, metric, average_by)
         shuffles = tc.ShuffledCalibration(groups)
         for _ in range(5):
-            order = _shuffle(groups, rng)
+            order = within_group_order(groups, rng)
             shuffled = gr.Groups(groups.gold, groups.metric[order], groups.starts)
             expected = tc.calibrate(tc.enumerate_pairs(shuffled), "acc_eq")
             value, epsilon = shuffles.calibrate(order)
@@ -120,7 +116,7 @@ def test_shuffled_calibration_sorts_once_and_falls_back_above_its_bound(monkeypa
     gold = np.array([[1, 2, 2, 3], [4, 1, 1, 2], [2, 2, 3, 1.0]])
     metric = np.array([[0.5, 1, 1, 2], [3, 0, 1, 1], [1, 2, 2, 0.5]])
     groups = gr.layout(gold, metric, "item")
-    order = _shuffle(groups, np.random.default_rng(3))
+    order = within_group_order(groups, np.random.default_rng(3))
     fast = tc.ShuffledCalibration(groups)
     assert fast.exact and len(fast.distance) == 4 * 3  # four items of three rated systems: 3 pairs each
     monkeypatch.setattr(tc, "SHUFFLED_MAX_PAIRS", 11)
