@@ -13,8 +13,9 @@ edits over the sum of average reference lengths, as in ``sacrebleu.corpus_ter``.
 
 Text goes through sacrebleu's own Tercom tokeniser; the edit counting (shift search and beam edit
 distance, the costly part) runs in :mod:`mtmeta.metrics.ter_kernel`, a compiled port of sacrebleu's
-algorithm that gives the same edit count on every segment (checked on real data). ``backend="sacrebleu"``
-counts with sacrebleu itself.
+algorithm that gives the same edit count on every segment (checked on real data); below
+:data:`PLAIN_SEGMENTS` segments in ``mtmeta score``, the same code runs as Python, without numba.
+``backend="sacrebleu"`` counts with sacrebleu itself.
 
 Long segments: the compiled counting keeps only the beam's band of each row of the edit-distance
 matrices, so its memory is linear in a segment's length (a 1 MB line: about 150 MB, in seconds);
@@ -54,9 +55,14 @@ _POSSESSIVE_AT_END = re.compile(r"'s$")
 # repetitive text. The compiled kernel's distances are 32-bit (ter_kernel.INF = 2**30): sides of at
 # most 2**29 - 1 words keep a pair within ter_kernel.MAX_WORDS, every distance below INF.
 SACREBLEU_MAX_WORDS = 1000
-# Segments from which the compiled counting repays its load where a process prefers the plain path
-# (mtmeta.metrics.kernels): sacrebleu's counting takes a few milliseconds a segment of news text.
-PLAIN_SEGMENTS = 100
+# Segments from which a process that prefers the plain path (mtmeta.metrics.kernels; `mtmeta score`)
+# counts with the compiled kernel. Below, it runs the kernel's code in Python (kernels.plain): about
+# 2 ms a segment of news text, under sacrebleu's 3 ms and without numba's 130 MB of memory; the
+# compiled kernel takes about a tenth of that after a second's load, which matters from minutes on.
+PLAIN_SEGMENTS = 10_000
+# A side longer than this goes to the compiled kernel whatever the number of segments: a long line's
+# shift search takes many rounds over its whole length, minutes in Python at 100,000 words.
+PLAIN_MAX_WORDS = 1000
 COMPILED_MAX_WORDS = 2**29 - 1
 
 
@@ -155,12 +161,6 @@ class TER(SacrebleuMetric):
                       [[length(ref) for ref in stream] for stream in references], limit, limit_text, why, remedy)
 
     def stats(self, hypotheses, references) -> np.ndarray:
-        if self.backend == "compiled" and not kernels.compiled(len(hypotheses), PLAIN_SEGMENTS):
-            check_references(hypotheses, references)
-            if all(len(self._split(self.preprocess(text))) <= SACREBLEU_MAX_WORDS
-                   for text in (*hypotheses, *(ref for stream in references for ref in stream)) if text is not None):
-                # sacrebleu's own counting, the same edits (checked on real data), without loading the kernel
-                return self._sacrebleu_stats(hypotheses, references)
         if self.backend == "sacrebleu":
             self._check_lengths(hypotheses, references, SACREBLEU_MAX_WORDS,
                                 f"{SACREBLEU_MAX_WORDS:,}, the limit of backend=sacrebleu",
@@ -168,8 +168,6 @@ class TER(SacrebleuMetric):
                                 "so its memory grows with the square of the length",
                                 "Use backend=compiled (the default: the same statistics, memory linear in the length)")
             return self._sacrebleu_stats(hypotheses, references)
-        from mtmeta.metrics.ter_kernel import corpus_edits
-
         texts, hyp_text, ref_text, owner = self._text_pairs(hypotheses, references)
         words = self._words.many(texts, lambda new: self._word_ids.many([self._split(text) for text in new]))
         lengths = np.array([len(w) for w in words], dtype=np.int64)
@@ -188,7 +186,13 @@ class TER(SacrebleuMetric):
         # sacrebleu's average reference length (sum of integers over their number: the same float)
         out[:, 1] = np.bincount(owner, weights=lengths[ref_text], minlength=len(hypotheses)) / np.bincount(
             owner, minlength=len(hypotheses))
-        edits = corpus_edits(*flat(hyp_text), *flat(ref_text))
+        if kernels.compiled(len(hypotheses), PLAIN_SEGMENTS) or lengths.max(initial=0) > PLAIN_MAX_WORDS:
+            from mtmeta.metrics.ter_kernel import corpus_edits
+
+            edits = corpus_edits(*flat(hyp_text), *flat(ref_text))
+        else:  # the kernel's code run by Python, on lists: the same edits, without loading numba
+            corpus_edits = kernels.plain("mtmeta.metrics.ter_kernel").corpus_edits
+            edits = np.array(corpus_edits(*(part.tolist() for part in (*flat(hyp_text), *flat(ref_text)))))
         best = np.full(len(hypotheses), np.inf)
         np.minimum.at(best, owner, edits)  # several references: the fewest edits
         out[:, 0] = best

@@ -1,4 +1,6 @@
-"""TER's shift search and beam edit distance, compiled with numba.
+"""TER's shift search and beam edit distance, compiled with numba (or run by Python on lists, as
+:func:`mtmeta.metrics.kernels.plain` loads it for ``mtmeta score``: numpy only allocates here, and rows
+are passed as offsets into their arrays, never as slices).
 
 This is sacrebleu's Tercom port (``sacrebleu.metrics.lib_ter``, 2.6.0) step for step, on integer
 word ids instead of strings, so that every segment gets the same edit count:
@@ -37,7 +39,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from mtmeta.metrics.kernels import njit
 
 COST = 1  # insertion, deletion, substitution and shift all cost one edit
 MAX_SHIFT_SIZE = 10
@@ -96,17 +99,22 @@ def _cell(flat, lo, hi, at, i: int, j: int):
 
 
 @njit(cache=True)
-def _row(hyp_word: int, ref, prev, prev_lo: int, prev_hi: int, cur, low: int, high: int, ops, track: bool) -> None:
-    """One row of the edit-distance matrix within its band [low, high): ``cur[j - low]`` from the row
-    before (``prev[j - prev_lo]`` for j in [prev_lo, prev_hi), INF elsewhere)."""
+def _row(hyp_word: int, ref, prev, prev_at: int, prev_lo: int, prev_hi: int, cur, cur_at: int, low: int, high: int,
+         ops, track: bool) -> None:
+    """One row of the edit-distance matrix within its band [low, high): ``cur[cur_at + j - low]`` (and
+    ``ops`` at the same place) from the row before (``prev[prev_at + j - prev_lo]`` for j in
+    [prev_lo, prev_hi), INF elsewhere). Rows are read and written at offsets, not as slices: a slice of
+    a Python list is a copy, and :func:`mtmeta.metrics.kernels.plain` runs this code on lists."""
+    prev_at -= prev_lo
+    cur_at -= low
     for j in range(low, high):
-        up = prev[j - prev_lo] if prev_lo <= j < prev_hi else INF
+        up = prev[prev_at + j] if prev_lo <= j < prev_hi else INF
         if j == 0:
-            cur[0] = up + COST
+            cur[cur_at] = up + COST
             if track:
-                ops[0] = DEL
+                ops[cur_at] = DEL
             continue
-        diagonal = prev[j - 1 - prev_lo] if prev_lo <= j - 1 < prev_hi else INF
+        diagonal = prev[prev_at + j - 1] if prev_lo <= j - 1 < prev_hi else INF
         best, op = INF, UNDEF
         if hyp_word == ref[j - 1]:
             cost, kind = diagonal, NOP
@@ -118,12 +126,12 @@ def _row(hyp_word: int, ref, prev, prev_lo: int, prev_hi: int, cur, low: int, hi
         if best > cost:
             best, op = cost, DEL
         if j > low:  # the cell to the left is in the band (INF otherwise, which never wins)
-            cost = cur[j - 1 - low] + COST
+            cost = cur[cur_at + j - 1] + COST
             if best > cost:
                 best, op = cost, INS
-        cur[j - low] = best
+        cur[cur_at + j] = best
         if track:
-            ops[j - low] = op
+            ops[cur_at + j] = op
 
 
 @njit(cache=True)
@@ -134,8 +142,7 @@ def _full_matrix(hyp, ref, lo, hi, at, dist, ops) -> int:
         dist[j] = j * COST
         ops[j] = INS
     for i in range(1, n_h + 1):
-        _row(hyp[i - 1], ref, dist[at[i - 1] : at[i]], lo[i - 1], hi[i - 1], dist[at[i] : at[i + 1]],
-             lo[i], hi[i], ops[at[i] : at[i + 1]], True)
+        _row(hyp[i - 1], ref, dist, at[i - 1], lo[i - 1], hi[i - 1], dist, at[i], lo[i], hi[i], ops, True)
     return _cell(dist, lo, hi, at, n_h, n_r)
 
 
@@ -177,7 +184,7 @@ def _distance_between(hyp, ref, lo, hi, at, base, back, start: int, end: int, pr
     prev[: hi[start] - lo[start]] = base[at[start] : at[start + 1]]
     dummy = np.empty(0, dtype=np.int8)
     for i in range(start + 1, end + 1):
-        _row(hyp[i - 1], ref, prev, lo[i - 1], hi[i - 1], cur, lo[i], hi[i], dummy, False)
+        _row(hyp[i - 1], ref, prev, 0, lo[i - 1], hi[i - 1], cur, 0, lo[i], hi[i], dummy, False)
         prev, cur = cur, prev
     best = INF
     for j in range(lo[end], hi[end]):

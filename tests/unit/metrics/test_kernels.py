@@ -76,3 +76,49 @@ def test_the_default_is_compiled_and_a_large_call_stays_compiled(monkeypatch):
         __import__("numba")
         assert kernels.compiled(1, 100)  # numba loaded: its cost is paid
     assert kernels.compiled(1, 100)
+
+
+def _ids(text: str, vocabulary: dict) -> list[int]:
+    return [vocabulary.setdefault(word, len(vocabulary)) for word in text.split()]
+
+
+def test_the_plain_ter_kernel_counts_as_sacrebleu_at_its_limits():
+    # The kernel's code run by Python on lists (kernels.plain): sacrebleu's edits where its shift search
+    # runs out of candidates, where very unequal lengths widen the beam, and on empty sides.
+    from sacrebleu.metrics.lib_ter import translation_edit_rate
+
+    plain = kernels.plain("mtmeta.metrics.ter_kernel")
+    rng = random.Random(3)
+    pairs = [(" ".join(rng.choice("abc") for _ in range(120)), " ".join(rng.choice("abc") for _ in range(110))),
+             ("x " * 200 + "y", "y"), ("y", "x " * 200 + "y"), ("", "a b"), ("a b", ""),
+             ("d e f g h a b c", "a b c d e f g h")]
+    vocabulary: dict = {}
+    for hyp, ref in pairs:
+        expected = translation_edit_rate(hyp.split(), ref.split())[0] if ref.split() else len(hyp.split())
+        assert plain.translation_edit_rate(_ids(hyp, vocabulary), _ids(ref, vocabulary)) == expected
+    assert plain.np is kernels._ListArrays and not hasattr(plain.translation_edit_rate, "py_func")  # not numba's
+
+
+def test_the_plain_kernel_loads_without_numba():
+    import subprocess
+    import sys
+
+    code = ("import sys; from mtmeta.metrics import kernels; "
+            "m = kernels.plain('mtmeta.metrics.ter_kernel'); "
+            "print(m.corpus_edits([0, 1, 2, 2, 1, 0], [0, 3, 6], [1, 2, 0, 2, 1], [0, 3, 5]), 'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["[1,", "1]", "False"]  # a shift; a deletion
+
+
+def test_ter_counts_a_long_line_compiled_even_where_plain_is_preferred(monkeypatch):
+    from mtmeta.metrics import ter
+
+    monkeypatch.setattr(kernels, "compiled", lambda work, limit: False)
+    loaded = []
+    real_plain = kernels.plain
+    monkeypatch.setattr(kernels, "plain", lambda name: loaded.append(name) or real_plain(name))
+    short = get("ter").stats(["a b c"], [["a c b"]])
+    assert loaded == ["mtmeta.metrics.ter_kernel"] and short[0, 0] == 1
+    long_line = " ".join(["a", "b"] * (ter.PLAIN_MAX_WORDS // 2)) + " c"
+    stats = get("ter").stats([long_line], [["c " + long_line[:-2]]])
+    assert len(loaded) == 1 and stats[0, 0] == 2  # compiled; c moves farther than a shift may: two edits
