@@ -15,7 +15,7 @@ STUDY_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
 # Hash randomisation is fixed so that set iteration order (and gensim, later) is reproducible.
 export PYTHONHASHSEED := 0
 
-.PHONY: study test setup lint clean-results check-results study-timing test-cluster report test-report readme-figure
+.PHONY: study metric test setup lint clean-results check-results study-timing test-cluster report test-report readme-figure
 
 setup: $(VENV)/.installed
 
@@ -30,6 +30,15 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 # The study, timed: wall time, peak memory and job count go to results/benchmarks/study.json.
 study: setup
 	$(BIN)/python benchmarks/study_timing.py run -- $(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS)
+
+# One metric rescored on a finished study, METRIC=<id> (`make metric METRIC=bleu`): its scoring job and its
+# own results (rule metric_<id>: results/metaeval/<id>/, its scatter figure), nothing that compares it
+# with other metrics; the next `make study` brings those tables up to date. tools/metric_rule.py names
+# the rules (or says which ids the study has).
+metric: setup
+	@rule=$$($(BIN)/python tools/metric_rule.py '$(METRIC)' '$(CONFIG)') && \
+	echo "$(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS) metric_$$rule --forcerun=score_$$rule" && \
+	$(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS) metric_$$rule --forcerun=score_$$rule
 
 # The headline numbers of a finished study against tests/headline/expected.yaml (4 decimals).
 check-results: setup

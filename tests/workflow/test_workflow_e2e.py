@@ -7,6 +7,8 @@ ranking tasks of the synthetic study (synthetic_study.py), BLEU with sacrebleu, 
 
 import itertools
 import json
+import re
+import subprocess
 
 import pandas as pd
 import pytest
@@ -17,6 +19,8 @@ from synthetic_study import (  # tests/workflow/synthetic_study.py: the test fil
     SYSTEMS,
     TASKS,
     length_gaps,
+    snakemake_command,
+    snakemake_env,
 )
 
 pytestmark = pytest.mark.workflow
@@ -245,3 +249,21 @@ def test_a_system_named_NA_is_a_system_in_every_table(study):
     segment = read(study / "results/correlations/segment_level.tsv")
     assert segment.loc[(segment.dataset == "tiny") & (segment.metric == "bleu"), "n_comparisons"].item() == usable
     assert (study / "results/parmesan/tiny/en-de/owo.greedy/references/NA.ref").is_file()
+
+
+def test_one_metric_rescored_remakes_its_own_results_only(study, repo):
+    """`snakemake metric_bleu --forcerun=score_bleu` (`make metric METRIC=bleu`): BLEU's scoring job, its
+    meta-evaluation and its figure, the same bytes; no table that compares it with other metrics."""
+    own = sorted([*(study / "results/scores").rglob("bleu.*"), *(study / "results/metaeval/bleu").iterdir(),
+                  *(study / "results/figures").glob("system_scatter.bleu.*")])
+    before = {path: path.read_bytes() for path in own}
+    cross = study / "results/correlations/system_level.tsv"
+    cross_mtime = cross.stat().st_mtime_ns
+    result = subprocess.run(snakemake_command(repo, study, "metric_bleu", "--forcerun=score_bleu"),
+                            capture_output=True, text=True,
+                            env=snakemake_env(study.parent, PYTHONPATH=str(repo / "src")))
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    ran = sorted(re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", result.stdout + result.stderr, re.M))
+    assert ran == ["evaluate_metric", "metric_bleu", "plot_system_scatter", "score_bleu"]
+    assert len(own) > 5 and {path: path.read_bytes() for path in own} == before
+    assert cross.stat().st_mtime_ns == cross_mtime

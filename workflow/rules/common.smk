@@ -7,7 +7,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from mtmeta import metrics as metric_registry
-from mtmeta.app.config import evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, score_rule_name
+from mtmeta.app.config import (evalset_sources, metric_spec, metrics_of, paraphrased_rule_name, results_rule_name,
+                               score_rule_name)
 from mtmeta.data.corpus import LANGUAGE_PAIR, target_language
 from mtmeta.data.evalset import update_manifest
 from mtmeta.data.prepare import (

@@ -129,6 +129,25 @@ rule plot_system_scatter:
         "../scripts/plot_system_scatter.py"
 
 
+# One metric's own results as a target (rule metric_<id>, named by mtmeta.app.config.results_rule_name):
+# its scores, its pieces in results/metaeval/<id>/ and its scatter figure, and nothing that compares it
+# with other metrics, which the next `snakemake` brings up to date. `snakemake metric_bleu -R score_bleu`
+# (`make metric METRIC=bleu`) rescores BLEU this way in well under a minute, where `-R score_bleu` alone
+# also reruns every cross-metric table and the official task sets' significance tests.
+for _metric_id in ALL_METRICS:
+
+    rule:
+        name:
+            results_rule_name(_metric_id)
+        localrule: True
+        input:
+            [f"results/metaeval/{_metric_id}/{table}.tsv"
+             for table in ("system_level", "segment_level", "system_bootstrap", "protocols", "categories")],
+            [f"results/figures/system_scatter.{_metric_id}.{ext}" for ext in ("png", "pdf")]
+            if _metric_id in FIGURE_METRICS
+            else [],
+
+
 rule collect_segment_level:
     input:
         metric_pieces("segment_level", metrics_with(JUDGED_LPS)),

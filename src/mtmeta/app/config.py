@@ -345,6 +345,17 @@ def score_rule_name(metric_id: str) -> str:
     return f"score_{metric_id.replace('+', 'p').replace('-', '_').replace('.', '_')}"
 
 
+def results_rule_name(metric_id: str) -> str:
+    """The name of the target rule that brings a metric id's own results up to date (its scores, its
+    pieces in results/metaeval/<id>/, its scatter figure): ``metric_`` and its scoring rule's suffix."""
+    return "metric_" + score_rule_name(metric_id).removeprefix("score_")
+
+
+def scored_metric_ids(config: dict) -> list[str]:
+    """Every metric id the study scores on some dataset x language pair, in config order."""
+    return list(dict.fromkeys(m for d in config["datasets"] for m in metrics_of(config, d)))
+
+
 def paraphrased_rule_name(metric_id: str) -> str:
     """The name of the rule scoring a metric id against Parmesan's paraphrased references."""
     return f"score_paraphrased_{score_rule_name(metric_id).removeprefix('score_')}"
@@ -354,9 +365,9 @@ def generated_rule_names(config: dict) -> dict[str, str]:
     """Every rule name the workflow derives from an id, with what it does: the same name twice would
     be two rules of one name, which Snakemake refuses long after this check (:func:`_check_rule_names`)."""
     names: dict[str, list[str]] = {}
-    scored = [m for d in config["datasets"] for m in metrics_of(config, d)]
-    for metric_id in dict.fromkeys(scored):
+    for metric_id in scored_metric_ids(config):
         names.setdefault(score_rule_name(metric_id), []).append(f"scores metric {metric_id!r}")
+        names.setdefault(results_rule_name(metric_id), []).append(f"makes metric {metric_id!r}'s own results")
     parmesan = config.get("parmesan", {})
     for metric_id in dict.fromkeys(parmesan.get("metrics", []) + parmesan.get("meteor_references", {}).get(
             "metrics", [])):
