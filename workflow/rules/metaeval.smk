@@ -132,8 +132,8 @@ rule plot_system_scatter:
 # One metric's own results as a target (rule metric_<id>, named by mtmeta.app.config.results_rule_name):
 # its scores, its pieces in results/metaeval/<id>/ and its scatter figure, and nothing that compares it
 # with other metrics, which the next `snakemake` brings up to date. `snakemake metric_bleu -R score_bleu`
-# (`make metric METRIC=bleu`) rescores BLEU this way in well under a minute, where `-R score_bleu` alone
-# also reruns every cross-metric table and the official task sets' significance tests.
+# (`make metric METRIC=bleu`) rescores BLEU and remakes these only, where `-R score_bleu` alone also
+# reruns every cross-metric table and the official task sets' significance tests (docs/benchmarks.md).
 for _metric_id in ALL_METRICS:
 
     rule:
@@ -141,11 +141,8 @@ for _metric_id in ALL_METRICS:
             results_rule_name(_metric_id)
         localrule: True
         input:
-            [f"results/metaeval/{_metric_id}/{table}.tsv"
-             for table in ("system_level", "segment_level", "system_bootstrap", "protocols", "categories")],
-            [f"results/figures/system_scatter.{_metric_id}.{ext}" for ext in ("png", "pdf")]
-            if _metric_id in FIGURE_METRICS
-            else [],
+            expand(list(rules.evaluate_metric.output), metric=_metric_id),
+            expand(list(rules.plot_system_scatter.output), metric=_metric_id) if _metric_id in FIGURE_METRICS else [],
 
 
 rule collect_segment_level:
