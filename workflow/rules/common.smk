@@ -134,6 +134,24 @@ def metric_code_files(metric_id):
     return [repo_file(Path("src") / path) for path in metric_registry.code_files(name)]
 
 
+def study_kernel_modules():
+    """The compiled-kernel modules the study runs, which compile_kernels compiles: its metrics' (from
+    their code files), the meta-evaluation's Kendall counts and, with Parmesan targets, its PPMI ranking."""
+    from mtmeta.precompile import kernel_modules
+
+    files = {path for metric_id in ALL_METRICS if metric_id not in EXTERNAL
+             for path in metric_registry.code_files(metric_spec(config, metric_id)[0])}
+    files.add("mtmeta/stats/kendall_counts.py")
+    if config["parmesan"]["targets"]:
+        files.add("mtmeta/parmesan/distributional_kernel.py")
+    return kernel_modules(sorted(files))
+
+
+def kernel_code_files():
+    """The source files of the kernels rule compile_kernels compiles (numba's cache is theirs)."""
+    return [repo_file(Path("src", *module.split(".")).with_suffix(".py")) for module in study_kernel_modules()]
+
+
 def metric_resource_files(metric_id, languages):
     """What the metric reads for these target languages: lexical sources (e.g. METEOR's WordNet)
     and workflow products (e.g. trained word vectors)."""

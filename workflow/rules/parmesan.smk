@@ -74,6 +74,7 @@ for _metric_id in PARAPHRASED_METRICS:
             tokens=[f"results/datasets/{d}/{lp}/tokens.parquet" for d, lp, _ in _runs],
             code=metric_code_files(_metric_id),
             resources=metric_resource_files(_metric_id, [target_language(lp) for _, lp, _ in _runs]),
+            kernels=ancient(KERNEL_CACHE),
         output:
             segments=[f"results/parmesan/{d}/{lp}/{s}/scores/{_metric_id}.seg.parquet" for d, lp, s in _runs],
             systems=[f"results/parmesan/{d}/{lp}/{s}/scores/{_metric_id}.sys.tsv" for d, lp, s in _runs],

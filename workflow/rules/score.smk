@@ -13,6 +13,31 @@ SCORE_RULES = {metric_id: score_rule_name(metric_id) for metric_id in ALL_METRIC
 SCORE_THREADS = 2
 
 
+# Every kernel compiled once into numba's on-disk cache (mtmeta.precompile), in a job of one core that
+# starts with the study, so that the two processes of a scoring job load the machine code instead of
+# both compiling it. Scoring rules take its output as ancient(): a new compile does not rerun them.
+KERNEL_CACHE = "results/kernels/compiled.json"
+
+
+rule compile_kernels:
+    priority: 20
+    input:
+        code=[repo_file(Path("src") / "mtmeta" / "precompile.py"), *kernel_code_files()],
+    output:
+        KERNEL_CACHE,
+    params:
+        modules=study_kernel_modules(),
+    log:
+        "results/logs/compile_kernels.log",
+    benchmark:
+        "results/benchmarks/compile_kernels.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=20,
+    script:
+        "../scripts/compile_kernels.py"
+
+
 for _metric_id, _rule_name in SCORE_RULES.items():
     if _metric_id in EXTERNAL:
         continue  # read from the user's files (below)
@@ -26,6 +51,7 @@ for _metric_id, _rule_name in SCORE_RULES.items():
             tokens=prepared("tokens.parquet", _pairs),
             code=metric_code_files(_metric_id),
             resources=metric_resource_files(_metric_id, [target_language(lp) for _, lp in _pairs]),
+            kernels=ancient(KERNEL_CACHE),
         output:
             segments=[f"results/scores/{d}/{lp}/{_metric_id}.seg.parquet" for d, lp in _pairs],
             systems=[f"results/scores/{d}/{lp}/{_metric_id}.sys.tsv" for d, lp in _pairs],
