@@ -147,9 +147,13 @@ def study_kernel_modules():
     return kernel_modules(sorted(files))
 
 
+# Computed once: both the rule's params and its code inputs read it.
+KERNEL_MODULES = study_kernel_modules()
+
+
 def kernel_code_files():
     """The source files of the kernels rule compile_kernels compiles (numba's cache is theirs)."""
-    return [repo_file(Path("src", *module.split(".")).with_suffix(".py")) for module in study_kernel_modules()]
+    return [repo_file(Path("src", *module.split(".")).with_suffix(".py")) for module in KERNEL_MODULES]
 
 
 def metric_resource_files(metric_id, languages):

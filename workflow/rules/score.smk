@@ -26,7 +26,7 @@ rule compile_kernels:
     output:
         KERNEL_CACHE,
     params:
-        modules=study_kernel_modules(),
+        modules=KERNEL_MODULES,
     log:
         "results/logs/compile_kernels.log",
     benchmark:
