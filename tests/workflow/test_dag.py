@@ -46,6 +46,9 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
     assert {"score_bleu", "score_chrfpp", "score_ter_wmt", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
     # One meta-evaluation job per metric id (all its pairs), joined by one job per table.
     assert counts["evaluate_metric"] == 16 + 3 + 6 + 3 + 1
+    # The human scores' bootstrap draws, which every metric's bootstrap reads: one job for the pairs
+    # with judgments.
+    assert counts["resample_human_scores"] == 1
     assert counts["paper_official_wmt12"] == counts["rescore_official_wmt12"] == 1
     assert counts["collect_system_level"] == counts["collect_protocols"] == counts["collect_categories"] == 1
     assert counts["plot_system_scatter"] == 16 + 3  # one figure per study-wide metric and user's metric

@@ -43,6 +43,10 @@ SYSTEM_LEVEL_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["ki
 JUDGED_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["kind"] == "evaluator"
               or (DATASETS[name]["kind"] == "wmt" and judgment_source(DATASETS[name], lp) is not None)]
 MTME_LPS = [(name, lp) for name, lp in DATASET_LPS if DATASETS[name]["kind"] == "mtme"]
+# Pairs whose system-level bootstrap resamples pairwise judgments: their human scores' draws are the
+# same for every metric, computed once (rule resample_human_scores).
+RESAMPLED_LPS = [pair for pair in SYSTEM_LEVEL_LPS if pair in JUDGED_LPS]
+HUMAN_DRAWS = "results/metaeval/human_draws/{dataset}/{lp}.parquet"
 # The eval sets the workflow assembles (evalset: {assemble: NAME}), each with the dataset id of each
 # of its test sets.
 ASSEMBLED = {}
@@ -234,7 +238,8 @@ def evaluation_pairs(metric_id):
     """The pairs a metric is meta-evaluated on, and what each has (system-level human scores,
     pairwise segment judgments, MQM restricted to error categories)."""
     return [{"dataset": d, "lp": lp, "system_level": (d, lp) in SYSTEM_LEVEL_LPS, "judged": (d, lp) in JUDGED_LPS,
-             "tokenized": DATASETS[d].get("tokenized", False), "categories": (d, lp) in CATEGORY_LPS}
+             "tokenized": DATASETS[d].get("tokenized", False), "categories": (d, lp) in CATEGORY_LPS,
+             "human_draws": (d, lp) in RESAMPLED_LPS}
             for d, lp in metric_pairs(metric_id)]
 
 
@@ -247,7 +252,8 @@ def evaluation_inputs(wildcards):
             "segments": [f"results/scores/{d}/{lp}/{metric_id}.seg.parquet" for d, lp in pairs],
             "systems": [f"results/scores/{d}/{lp}/{metric_id}.sys.tsv" for d, lp in pairs],
             "categories": [f"results/datasets/{d}/{lp}/human_categories.parquet" for d, lp in pairs
-                           if (d, lp) in CATEGORY_LPS]}
+                           if (d, lp) in CATEGORY_LPS],
+            "human_draws": [HUMAN_DRAWS.format(dataset=d, lp=lp) for d, lp in pairs if (d, lp) in RESAMPLED_LPS]}
 
 
 def metrics_with(pairs):

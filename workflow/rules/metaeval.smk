@@ -6,6 +6,31 @@
 # pair's work milliseconds.
 
 
+if RESAMPLED_LPS:  # a rule needs an output: none without judgments (an MQM-only study)
+
+    rule resample_human_scores:
+        # The human scores' bootstrap draws of every pair with pairwise judgments: the same for every
+        # metric, so computed once here, not in each metric's evaluate_metric job (one job for all pairs:
+        # each pair takes about 0.2 s, a job's start-up about a second).
+        input:
+            comparisons=prepared("comparisons.parquet", RESAMPLED_LPS),
+            human_scores=prepared("human_scores.tsv", RESAMPLED_LPS),
+            segments=prepared("segments.parquet", RESAMPLED_LPS),
+        output:
+            [HUMAN_DRAWS.format(dataset=d, lp=lp) for d, lp in RESAMPLED_LPS],
+        params:
+            bootstrap=config["bootstrap"],
+        log:
+            "results/logs/resample_human_scores.log",
+        benchmark:
+            "results/benchmarks/resample_human_scores.tsv"
+        resources:
+            mem_mb=2000,
+            runtime=10,
+        script:
+            "../scripts/resample_human_scores.py"
+
+
 rule evaluate_metric:
     # One job per metric: rescoring a metric reruns its piece only; the study-wide tables join them.
     input:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from mtmeta.metaeval.bootstrap import BOOTSTRAP_COLUMNS, bootstrap_table
+from mtmeta.metaeval.bootstrap import BOOTSTRAP_COLUMNS, HumanDraws, bootstrap_table
 from mtmeta.metaeval.protocols import (
     CATEGORY_COLUMNS,
     CHANCE_DRAWS,
@@ -50,6 +50,9 @@ class PairInputs:
     # MQM restricted to each kind of error (mtmeta.data.mqm.restricted_scores), where the pair has a
     # full error annotation and the config asks for the category analysis; else None.
     categories: pd.DataFrame | None = None
+    # The judgments' human-score bootstrap draws, computed once for every metric (rule
+    # resample_human_scores); None: the bootstrap computes them.
+    human_draws: HumanDraws | None = None
 
 
 def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed: int,
@@ -66,7 +69,8 @@ def evaluate_metric(spec: MetricSpec, pairs: list[PairInputs], draws: int, seed:
             frames["system_bootstrap"].append(bootstrap_table(pair.summary, pair.comparisons, pair.human,
                                                               {spec.id: pair.segments}, {spec.id: metric},
                                                               draws=draws, seed=seed,
-                                                              human_segments=pair.human_segments))
+                                                              human_segments=pair.human_segments,
+                                                              shared_draws=pair.human_draws))
             # mt-metrics-eval's protocols: against every human score of an MQM/DA set, against the
             # primary one ("> others", or the official score) of a WMT12-14 pair.
             names = (pair.summary["human_scores"] if pair.summary.get("kind") == "mtme"

@@ -61,3 +61,47 @@ def test_a_metrics_piece_equals_its_rows_of_the_all_metrics_computation():
     tables = evaluate_metric(spec, [pair], draws=50, seed=7)
     assert tables["system_level"].empty and list(tables["system_level"].columns)[:3] == ["dataset", "lp", "metric"]
     assert len(tables["segment_level"]) == 1
+
+
+def test_shared_human_draws_give_the_same_rows_and_are_used_only_where_they_fit(tmp_path, caplog):
+    """Rule resample_human_scores computes the judgments' human-score draws once per pair; each metric's
+    bootstrap reads them: the same rows as computing them itself, and the draws of other systems,
+    segments or seeds are not used (computed again, with a warning naming the pair)."""
+    import dataclasses
+
+    from mtmeta.metaeval.bootstrap import human_draws, read_human_draws, write_human_draws
+    from mtmeta.stats.human import system_scores
+
+    systems = {"s1": [0.1, 0.5, 0.3, 0.9], "s2": [0.2, 0.1, 0.8, 0.4], "s3": [0.7, 0.6, 0.2, 0.1],
+               "s4": [0.3, 0.3, 0.3, 0.5]}
+    comparisons = pd.DataFrame({"seg_id": [1, 2, 3, 4, 1, 2], "sys_a": ["s1", "s2", "s3", "s4", "s3", "s1"],
+                                "sys_b": ["s2", "s3", "s4", "s1", "s4", "s4"],
+                                "outcome": ["a", "b", "tie", "a", "a", "b"], "task": ["t"] * 6})
+    human = system_scores(comparisons)
+    pair = _pair("toy", systems, human, comparisons)
+    spec = MetricSpec("toy", "external", {"higher_is_better": True})
+    alone = evaluate_metric(spec, [pair], draws=50, seed=7)["system_bootstrap"]
+    write_human_draws(human_draws(comparisons, human, [4, 2, 3, 1], draws=50, seed=7), tmp_path / "draws.parquet")
+    shared = read_human_draws(tmp_path / "draws.parquet")
+    assert shared.systems == ["s1", "s2", "s3", "s4"] and shared.seg_ids.tolist() == [1, 2, 3, 4]
+    assert {name: values.shape for name, values in shared.scores.items()} == {
+        "gt_others": (50, 4), "expected_wins": (50, 4), "ge_others": (50, 4)}
+    pair.human_draws = shared
+    pd.testing.assert_frame_equal(evaluate_metric(spec, [pair], draws=50, seed=7)["system_bootstrap"], alone)
+    # Used: other values in the file move the intervals.
+    pair.human_draws = dataclasses.replace(shared, scores={name: values[::-1, ::-1].copy()
+                                                           for name, values in shared.scores.items()})
+    moved = evaluate_metric(spec, [pair], draws=50, seed=7)["system_bootstrap"]
+    intervals = ["pearson_low", "pearson_high", "spearman_low", "spearman_high", "kendall_low", "kendall_high"]
+    assert not moved[intervals].equals(alone[intervals])
+    pd.testing.assert_series_equal(moved["pearson"], alone["pearson"])  # the point values read no draws
+    # Another seed's draws do not fit: computed again, the same rows as alone, and a warning.
+    pair.human_draws = dataclasses.replace(shared, seed=8)
+    with caplog.at_level("WARNING", logger="mtmeta.metaeval.bootstrap"):
+        again = evaluate_metric(spec, [pair], draws=50, seed=7)["system_bootstrap"]
+    pd.testing.assert_frame_equal(again, alone)
+    assert "toy xx-en: the shared human-score draws are not those of 4 judged systems, 4 segments" in caplog.text
+    # A parquet file without the metadata is refused, named.
+    pd.DataFrame({"draw": [0]}).to_parquet(tmp_path / "other.parquet")
+    with pytest.raises(ValueError, match="other.parquet: not a file of human-score draws"):
+        read_human_draws(tmp_path / "other.parquet")
