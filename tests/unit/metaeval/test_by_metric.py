@@ -35,17 +35,23 @@ def _pair(dataset, systems, human, comparisons, n_segments=4):
     return PairInputs(summary, human, comparisons, segments, systems, system_level=True, judged=True)
 
 
-def test_a_metrics_piece_equals_its_rows_of_the_all_metrics_computation():
+def _judged_toy_pair():
+    """Four systems' scores on four segments, six pairwise judgments (a tie among them), their human
+    scores, and a spec for the scores: (pair, comparisons, human, spec)."""
+    from mtmeta.stats.human import system_scores
+
     systems = {"s1": [0.1, 0.5, 0.3, 0.9], "s2": [0.2, 0.1, 0.8, 0.4], "s3": [0.7, 0.6, 0.2, 0.1],
                "s4": [0.3, 0.3, 0.3, 0.5]}
     comparisons = pd.DataFrame({"seg_id": [1, 2, 3, 4, 1, 2], "sys_a": ["s1", "s2", "s3", "s4", "s3", "s1"],
                                 "sys_b": ["s2", "s3", "s4", "s1", "s4", "s4"],
                                 "outcome": ["a", "b", "tie", "a", "a", "b"], "task": ["t"] * 6})
-    from mtmeta.stats.human import system_scores
-
     human = system_scores(comparisons)
-    pair = _pair("toy", systems, human, comparisons)
-    spec = MetricSpec("toy", "external", {"higher_is_better": True})
+    return (_pair("toy", systems, human, comparisons), comparisons, human,
+            MetricSpec("toy", "external", {"higher_is_better": True}))
+
+
+def test_a_metrics_piece_equals_its_rows_of_the_all_metrics_computation():
+    pair, comparisons, human, spec = _judged_toy_pair()
     tables = evaluate_metric(spec, [pair], draws=50, seed=7)
     expected = system_level_correlations(pair.summary, human, pair.systems, "toy", True)
     pd.testing.assert_frame_equal(tables["system_level"], expected)
@@ -70,16 +76,8 @@ def test_shared_human_draws_give_the_same_rows_and_are_used_only_where_they_fit(
     import dataclasses
 
     from mtmeta.metaeval.bootstrap import human_draws, read_human_draws, write_human_draws
-    from mtmeta.stats.human import system_scores
 
-    systems = {"s1": [0.1, 0.5, 0.3, 0.9], "s2": [0.2, 0.1, 0.8, 0.4], "s3": [0.7, 0.6, 0.2, 0.1],
-               "s4": [0.3, 0.3, 0.3, 0.5]}
-    comparisons = pd.DataFrame({"seg_id": [1, 2, 3, 4, 1, 2], "sys_a": ["s1", "s2", "s3", "s4", "s3", "s1"],
-                                "sys_b": ["s2", "s3", "s4", "s1", "s4", "s4"],
-                                "outcome": ["a", "b", "tie", "a", "a", "b"], "task": ["t"] * 6})
-    human = system_scores(comparisons)
-    pair = _pair("toy", systems, human, comparisons)
-    spec = MetricSpec("toy", "external", {"higher_is_better": True})
+    pair, comparisons, human, spec = _judged_toy_pair()
     alone = evaluate_metric(spec, [pair], draws=50, seed=7)["system_bootstrap"]
     write_human_draws(human_draws(comparisons, human, [4, 2, 3, 1], draws=50, seed=7), tmp_path / "draws.parquet")
     shared = read_human_draws(tmp_path / "draws.parquet")
