@@ -15,8 +15,10 @@ command on a finished study (Snakemake parsing the workflow, building the DAG an
 do) and writes
 ``results/benchmarks/noop.json``; it fails if the command did run jobs. ``table`` reads every
 job's ``benchmark:`` file under
-``results/benchmarks/<rule>/`` (Snakemake's wall seconds and peak RSS per job) and writes, per rule,
-the number of jobs, the summed and the largest job time and the peak memory: the 15 most expensive
+``results/benchmarks/<rule>/`` (Snakemake's wall seconds and peak RSS per job) and each job's CPU
+time from the last line of its log under ``results/logs/`` (``mtmeta.logsetup`` writes it when the
+job's process exits), and writes, per rule, the number of jobs, the summed and the largest job time,
+the CPU time and the peak memory: the 15 most expensive
 rules and the total, with the run's wall time and peak memory when ``study.json`` exists. ``compare``
 puts two finished studies side by side (say the code before and after a change, run one after the
 other on one machine): per rule, jobs, summed wall and CPU seconds of each, and the CPU ratio.
@@ -35,6 +37,8 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+
+from mtmeta.logsetup import PROCESS_TIME
 
 BENCHMARKS = Path("results/benchmarks")
 SUMMARY = BENCHMARKS / "study.json"
@@ -127,10 +131,22 @@ def noop(command: list[str], repeats: int = 3) -> dict:
     return summary
 
 
+def job_cpu_seconds(log: Path) -> float | None:
+    """A job's CPU time as its log's last line records it (``mtmeta.logsetup``: the job's process from
+    its start and the worker processes it waited for); None without such a line."""
+    if not log.is_file():
+        return None
+    found = PROCESS_TIME.findall(log.read_text(encoding="utf-8", errors="replace"))
+    return float(found[-1]) if found else None
+
+
 def rule_costs(root: Path = BENCHMARKS) -> list[dict]:
-    """Per rule: jobs, summed and largest wall seconds, peak RSS (MB), from Snakemake's benchmark files."""
+    """Per rule: jobs, summed and largest wall seconds, CPU seconds, peak RSS (MB), from Snakemake's
+    benchmark files and, for CPU time, each job's log (``results/logs/`` mirrors ``results/benchmarks/``)
+    where it records it, else the benchmark's sampled CPU time (``exact_jobs`` counts the former)."""
     costs: dict[str, dict] = defaultdict(lambda: {"jobs": 0, "seconds": 0.0, "cpu_seconds": 0.0, "max_seconds": 0.0,
-                                                  "peak_mb": 0.0})
+                                                  "peak_mb": 0.0, "exact_jobs": 0})
+    logs = root.parent / "logs"
     for path in sorted(root.rglob("*.tsv")):
         rule = path.relative_to(root).parts[0]
         if rule == path.name:  # a file directly under results/benchmarks names its rule
@@ -144,9 +160,11 @@ def rule_costs(root: Path = BENCHMARKS) -> list[dict]:
         entry = costs[rule]
         entry["jobs"] += 1
         entry["seconds"] += seconds
-        cpu = rows[-1].get("cpu_time", "NA")
+        exact = job_cpu_seconds(logs / path.relative_to(root).with_suffix(".log"))
+        cpu = rows[-1].get("cpu_time", "NA") if exact is None else exact
         if cpu not in ("NA", "-", ""):
             entry["cpu_seconds"] += float(cpu)
+        entry["exact_jobs"] += exact is not None
         entry["max_seconds"] = max(entry["max_seconds"], seconds)
         if rss not in ("NA", "-", ""):
             entry["peak_mb"] = max(entry["peak_mb"], float(rss))
@@ -159,6 +177,7 @@ def table(top: int = 15) -> str:
         raise SystemExit(f"no benchmark files under {BENCHMARKS}; run the study first")
     total = sum(c["seconds"] for c in costs)
     lines = ["# The study's cost by rule", ""]
+    run_info: dict = {}
     if SUMMARY.is_file():
         run_info = json.loads(SUMMARY.read_text())
         cpu = f", {run_info['cpu_seconds'] / 60:.1f} min of CPU" if "cpu_seconds" in run_info else ""
@@ -175,13 +194,20 @@ def table(top: int = 15) -> str:
         lines += [f"A no-op rerun (`{info['command']}` with nothing to do: parsing the workflow and building its DAG): "
                   f"**{info['median_seconds']:.1f} s** median of {len(info['seconds'])} runs "
                   f"({', '.join(f'{s:.1f}' for s in info['seconds'])} s).", ""]
-    lines += [f"Job time summed over all jobs: {total:.0f} s in {sum(c['jobs'] for c in costs)} jobs "
+    jobs, exact = sum(c["jobs"] for c in costs), sum(c["exact_jobs"] for c in costs)
+    job_cpu = sum(c["cpu_seconds"] for c in costs)
+    lines += [f"Job time summed over all jobs: {total:.0f} s in {jobs} jobs "
               "(with 2 cores, wall time is at least half of that). Seconds are each job's wall time from its "
-              "`benchmark:` file, CPU seconds its processes' CPU time there; memory is the job's peak resident set. "
-              "Snakemake samples CPU time and memory every 0.5 s for a job's first 15 s and every 30 s after that, so "
-              "for a job longer than 15 s the CPU column misses up to its last 30 s: read it as a lower bound, and "
-              "the wall seconds as the cost. A scoring job (`score_segments`, `score_paraphrased`) scores its runs in "
-              "two processes at once when it has two cores: its cost in core seconds is up to twice its seconds.",
+              "`benchmark:` file; memory is the job's peak resident set there. CPU seconds are each job's CPU time "
+              "as the last line of its log records it (its process from the interpreter's start, and the worker "
+              f"processes it waited for): {exact} of the {jobs} jobs; for the others, Snakemake's benchmark samples, "
+              "taken every 30 s after a job's first 15 s (a lower bound). A scoring job (`score_segments`, "
+              "`score_paraphrased`) scores its runs in two processes at once when it has two cores: its CPU "
+              "seconds can be up to twice its seconds.",
+              *(["", f"The jobs' CPU time, {job_cpu:.0f} s, is {100 * job_cpu / run_info['cpu_seconds']:.0f}% of the "
+                 f"whole run's {run_info['cpu_seconds']:.0f} s; the rest is Snakemake's own process (parsing the "
+                 "workflow, scheduling, starting each job)."]
+               if exact == jobs and run_info.get("cpu_seconds") else []),
               "", "| rule | jobs | seconds (sum) | share | CPU s (sum) | largest job s | peak MB |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     for c in costs[:top]:
@@ -224,13 +250,17 @@ def compare(before: Path, after: Path, top: int = 15) -> str:
     if order[top:]:
         lines.append(row(f"{len(order[top:])} other rules", total(order[top:], 0), total(order[top:], 1)))
     lines.append(row("**total**", total(order, 0), total(order, 1)))
-    for study in (before, after):
+    for study, run in zip((before, after), runs, strict=True):
+        exact = (f" Jobs' CPU seconds from their logs: {sum(c['exact_jobs'] for c in run.values())} of "
+                 f"{sum(c['jobs'] for c in run.values())} jobs (the others: Snakemake's benchmark samples).")
         summary = study / "results" / "benchmarks" / "study.json"
         if summary.is_file():
             info = json.loads(summary.read_text())
             cpu = f", {info['cpu_seconds']:.0f} CPU s" if "cpu_seconds" in info else ""
             lines.append(f"\n{study.name}: {info['wall_seconds']:.1f} s wall{cpu}, {info['jobs']} jobs, calibration "
-                         f"{info.get('calibration_seconds', float('nan')):.3f} s.")
+                         f"{info.get('calibration_seconds', float('nan')):.3f} s.{exact}")
+        else:
+            lines.append(f"\n{study.name}:{exact}")
     return "\n".join(lines) + "\n"
 
 

@@ -3,6 +3,7 @@ do, and the table reports it beside the per-rule costs."""
 
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -73,3 +74,40 @@ def test_compare_puts_two_studies_side_by_side(tmp_path):
     assert "| 1 other rules | 1 / 1 | 5.0 | 5.5 | 4.0 | 5.0 | 1.25 |" in text
     assert "| **total** | 2 / 2 | 25.0 | 15.5 | 20.0 | 13.0 | 0.65 |" in text
     assert "before: 600.0 s wall, 180 CPU s, 2 jobs, calibration 1.250 s." in text
+
+
+def test_a_jobs_log_gives_its_cpu_time_in_place_of_the_benchmark_sample(tmp_path, monkeypatch):
+    # Snakemake samples a long job's CPU time every 30 s; the job's log records all of it when its
+    # process exits (mtmeta.logsetup). Here one job has that line and one has not.
+    monkeypatch.chdir(tmp_path)
+    timing = load()
+    from mtmeta.logsetup import process_time_line
+
+    for metric, sampled in (("bleu", 15.3), ("chrf", 4.0)):
+        bench = tmp_path / f"results/benchmarks/evaluate_metric/{metric}.tsv"
+        bench.parent.mkdir(parents=True, exist_ok=True)
+        bench.write_text(f"s\th:m:s\tmax_rss\tcpu_time\n25.0\t0:00:25\t800\t{sampled}\n")
+    log = tmp_path / "results/logs/evaluate_metric/bleu.log"
+    log.parent.mkdir(parents=True)
+    log.write_text("12:00:00 INFO mtmeta: 32 pairs\n" + process_time_line(24.61))
+    (tmp_path / "results/logs/evaluate_metric/chrf.log").write_text("12:00:00 INFO mtmeta: no time recorded\n")
+    [cost] = timing.rule_costs()
+    assert cost["cpu_seconds"] == pytest.approx(24.61 + 4.0) and cost["exact_jobs"] == 1 and cost["jobs"] == 2
+    assert "1 of the 2 jobs" in timing.table()
+
+
+def test_a_workflow_jobs_log_ends_with_its_processes_cpu_time(tmp_path):
+    # A job that burns about 0.3 s of CPU, then waits for a child process that burns about 0.3 s more.
+    log = tmp_path / "logs" / "job.log"
+    code = ("import subprocess, sys, time\nfrom mtmeta.logsetup import configure\n"
+            f"configure({str(log)!r})\nimport logging; logging.getLogger('mtmeta').info('working')\n"
+            "end = time.process_time() + 0.3\nwhile time.process_time() < end: pass\n"
+            "subprocess.run([sys.executable, '-c', 'import time\\nend = time.process_time() + 0.3\\n"
+            "while time.process_time() < end: pass'], check=True)\n")
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    from mtmeta.logsetup import PROCESS_TIME
+
+    lines = log.read_text().splitlines()
+    assert "working" in lines[0] and len(lines) == 2
+    [recorded] = PROCESS_TIME.findall(lines[-1])
+    assert 0.6 <= float(recorded) < 5.0
