@@ -144,6 +144,43 @@ def _groups(gold, metric, average_by: str) -> Groups:
     return layout(gold, np.zeros_like(gold) if metric is None else metric, average_by)
 
 
+def _group_exact_ties(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Pairs of equal values inside each group (cells ``starts[g]:starts[g + 1]``), every group at
+    once: runs of equal values after one sort by group and value, c(c - 1) / 2 pairs per run of c."""
+    sizes = np.diff(starts)
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    order = np.lexsort((values, group))
+    ordered, in_group = values[order], group[order]
+    starts_run = np.ones(len(ordered), dtype=bool)
+    starts_run[1:] = (ordered[1:] != ordered[:-1]) | (in_group[1:] != in_group[:-1])
+    lengths = np.bincount(np.cumsum(starts_run) - 1)
+    return np.bincount(in_group[starts_run], weights=lengths * (lengths - 1) // 2, minlength=len(sizes)).astype(
+        np.int64)
+
+
+def _expected_agreements(groups: Groups, with_metric: bool, epsilon: float) -> list[float]:
+    """E[acc_eq] of each group with at least one pair, in group order (:func:`_group_expected_agreement`).
+    At epsilon 0 with finite values, every group's ties are counted at once (the same integers, so
+    the same floats); otherwise group by group."""
+    if epsilon == 0 and np.isfinite(groups.gold).all() and (not with_metric or np.isfinite(groups.metric).all()):
+        sizes = np.diff(groups.starts)
+        pairs = sizes * (sizes - 1) // 2
+        gold_ties = _group_exact_ties(groups.gold, groups.starts)
+        has_pairs = pairs > 0
+        q = np.zeros(len(sizes))
+        if with_metric:
+            q[has_pairs] = _group_exact_ties(groups.metric, groups.starts)[has_pairs] / pairs[has_pairs]
+        agree = gold_ties * q + (pairs - gold_ties) * (1 - q) / 2
+        return (agree[has_pairs] / pairs[has_pairs]).tolist()
+    values = []
+    for a, b in zip(groups.starts[:-1], groups.starts[1:], strict=True):
+        agree, pairs = _group_expected_agreement(groups.gold[a:b], groups.metric[a:b] if with_metric else None,
+                                                 epsilon)
+        if pairs:
+            values.append(agree / pairs)
+    return values
+
+
 def expected_acc_eq(gold, metric=None, *, average_by: str = "item", epsilon: float = 0.0,
                     variant: str = "acc_eq") -> float:
     """The chance level of acc_eq (or tau_eq) at a fixed ``epsilon``, grouped as ``average_by`` says:
@@ -151,12 +188,7 @@ def expected_acc_eq(gold, metric=None, *, average_by: str = "item", epsilon: flo
     if variant not in ("acc_eq", "tau_eq"):
         raise ValueError(f"expected_acc_eq gives acc_eq or tau_eq, not {variant!r}")
     groups = _groups(gold, metric, average_by)
-    values = []
-    for a, b in zip(groups.starts[:-1], groups.starts[1:], strict=True):
-        agree, pairs = _group_expected_agreement(groups.gold[a:b], None if metric is None else groups.metric[a:b],
-                                                 epsilon)
-        if pairs:
-            values.append(agree / pairs)
+    values = _expected_agreements(groups, metric is not None, epsilon)
     if not values:
         return math.nan
     accuracy = float(np.mean(values))

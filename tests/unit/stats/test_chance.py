@@ -252,3 +252,28 @@ def test_tie_probability_of_all_segments_at_once_equals_one_at_a_time():
     one_at_a_time = [chance._tied_pairs(scores[:, j], 0.0) / 21 for j in range(50)]
     assert list(chance.comparison_tie_probability(scores, np.arange(50))) == pytest.approx(one_at_a_time, abs=0)
     assert chance.comparison_tie_probability(scores, [3])[0] == 1.0
+
+
+@pytest.mark.parametrize("average_by", ["item", "sys", "none"])
+def test_expected_acc_eq_counts_every_groups_ties_at_once_with_the_same_bits(average_by, monkeypatch):
+    # MQM-like: coarse gold (many ties, a third unrated), a metric with ties, 12 systems x 300 items.
+    rng = np.random.default_rng(7)
+    gold = rng.integers(-25, 1, size=(12, 300)).astype(float) / 5
+    gold[rng.random(gold.shape) < 0.3] = np.nan
+    metric = np.round(rng.normal(size=gold.shape), 1)
+    metric[:, 5] = 0.0  # a constant item
+    fast = [chance.expected_acc_eq(gold, m, average_by=average_by) for m in (metric, None)]
+    floor = chance.all_tied_acc_eq(gold, average_by=average_by)
+    # The group-by-group count, as at epsilon > 0 or with infinite values.
+    monkeypatch.setattr(chance, "_group_exact_ties", None)
+    monkeypatch.setattr(np, "isfinite", lambda values: np.zeros(np.shape(values), dtype=bool))
+    slow = [chance.expected_acc_eq(gold, m, average_by=average_by) for m in (metric, None)]
+    assert fast == slow and floor == chance.all_tied_acc_eq(gold, average_by=average_by)
+    assert 0.4 < fast[0] < 0.5 and 0.02 < floor < 0.06  # gold has 26 levels: about 1 in 26 pairs tie
+
+
+def test_expected_acc_eq_keeps_infinite_values_apart_as_before():
+    # |inf - inf| is not <= 0: the pair-by-pair count does not tie two infinite scores.
+    gold = np.array([[1.0], [2.0], [3.0]])
+    metric = np.array([[np.inf], [np.inf], [0.0]])
+    assert chance.expected_acc_eq(gold, metric, average_by="none") == pytest.approx(0.5)
