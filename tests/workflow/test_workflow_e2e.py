@@ -1,5 +1,6 @@
 """Run the whole workflow on a tiny synthetic study (the ``study`` fixture of conftest.py) and check the
-numbers it produces.
+numbers it produces, and its Snakemake report in a real headless Chromium (every table and figure
+shown, no docutils message; tools/report_browser.py, as test_report.py uses it).
 
 The expected values are computed here independently of mtmeta: "> others" by counting the
 ranking tasks of the synthetic study (synthetic_study.py), BLEU with sacrebleu, correlations with scipy.
@@ -16,6 +17,9 @@ import sacrebleu
 from scipy import stats
 from synthetic_study import (  # tests/workflow/synthetic_study.py: the test file's directory is on sys.path
     REFERENCES,
+    REPORT_CATEGORIES,
+    REPORT_EMPTY_TABLES,
+    REPORT_RESULTS,
     SYSTEMS,
     TASKS,
     length_gaps,
@@ -267,3 +271,25 @@ def test_one_metric_rescored_remakes_its_own_results_only(study, repo):
     assert ran == ["evaluate_metric", "metric_bleu", "plot_system_scatter", "score_bleu"]
     assert len(own) > 5 and {path: path.read_bytes() for path in own} == before
     assert cross.stat().st_mtime_ns == cross_mtime
+
+
+def test_the_synthetic_studys_report_shows_every_result(study, repo, tmp_path, browser_check):
+    report = tmp_path / "report.html"
+    result = subprocess.run(snakemake_command(repo, study, "--report", str(report)), capture_output=True, text=True,
+                            env=snakemake_env(tmp_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert browser_check.docutils_messages(result.stdout + result.stderr) == []
+    screenshots = {"landing": "landing.png", "results/report/paper/overview.png.html": "overview.png"}
+    seen = browser_check.check_report(report, tmp_path / "shots", screenshots, set(REPORT_EMPTY_TABLES))
+    assert seen.problems == []
+    assert len(seen.results) == REPORT_RESULTS
+    assert {r["mime"] for r in seen.results.values()} == {"text/html"}
+    assert all(r["labels"] for r in seen.results.values())
+    assert set(seen.categories) == REPORT_CATEGORIES
+    assert set(seen.categories["Paper"]) == {"Overview", "Softened BLEU", "Targeted paraphrasing",
+                                             "Substitution samples", "Ledger"}
+    overview = seen.results["results/report/paper/overview.tsv.html"]["page"]
+    assert overview["tables"] == [{"head": 20, "rows": 9, "noticed": False}]  # 4 evaluator + 5 tiny metrics
+    figure = seen.results["results/report/paper/overview.png.html"]["page"]["figures"][0]
+    assert figure["shown"] == figure["natural"] > 0  # at its natural size
+    assert all(path.stat().st_size > 10_000 for path in seen.screenshots)
