@@ -48,7 +48,6 @@ from typing import ClassVar
 
 import numpy as np
 import sacrebleu
-from scipy.optimize import linear_sum_assignment
 
 from mtmeta.embeddings.vectors import Vectors, load_vectors
 from mtmeta.errors import ConfigError
@@ -93,6 +92,10 @@ def _assign(credit: np.ndarray, assignment: str) -> float:
     if not credit.size or not credit.any():
         return 0.0
     if assignment == "optimal":
+        # scipy.optimize costs about 0.6 s to import: only the optimal assignment needs it, and every
+        # process that reads the metric registry (Snakemake's, a job of another metric) imports this module.
+        from scipy.optimize import linear_sum_assignment
+
         matrix = np.asarray(credit, dtype=float)  # summed in float64, whatever the vectors' precision
         chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
         return float(matrix[chosen_rows, chosen_cols].sum())
