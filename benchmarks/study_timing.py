@@ -206,7 +206,7 @@ def table(top: int = 15) -> str:
               "seconds can be up to twice its seconds.",
               *(["", f"The jobs' CPU time, {job_cpu:.0f} s, is {100 * job_cpu / run_info['cpu_seconds']:.0f}% of the "
                  f"whole run's {run_info['cpu_seconds']:.0f} s; the rest is Snakemake's own process (parsing the "
-                 "workflow, scheduling, starting each job)."]
+                 "workflow, scheduling), this timing wrapper and each job's exit after its log line."]
                if exact == jobs and run_info.get("cpu_seconds") else []),
               "", "| rule | jobs | seconds (sum) | share | CPU s (sum) | largest job s | peak MB |",
               "|---|---:|---:|---:|---:|---:|---:|"]
