@@ -145,8 +145,9 @@ def _groups(gold, metric, average_by: str) -> Groups:
 
 
 def _group_exact_ties(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Pairs of equal values inside each group (cells ``starts[g]:starts[g + 1]``), every group at
-    once: runs of equal values after one sort by group and value, c(c - 1) / 2 pairs per run of c."""
+    """Pairs of equal values inside each group (cells ``starts[g]:starts[g + 1]``; a matrix's columns
+    when the groups are its columns, one after the other), every group at once: runs of equal values
+    after one sort by group and value, c(c - 1) / 2 pairs per run of c."""
     sizes = np.diff(starts)
     group = np.repeat(np.arange(len(sizes)), sizes)
     order = np.lexsort((values, group))
@@ -252,22 +253,10 @@ def comparison_tie_probability(scores, segment, epsilon: float = 0.0) -> np.ndar
     n = scores.shape[0]
     pairs = n * (n - 1) // 2
     if epsilon == 0 and scores.size:
-        per_segment = _exact_ties_per_column(scores) / pairs
+        per_segment = _group_exact_ties(scores.T.ravel(), np.arange(0, scores.size + 1, n)) / pairs
     else:
         per_segment = np.array([_tied_pairs(scores[:, j], epsilon) / pairs for j in range(scores.shape[1])])
     return per_segment[np.asarray(segment, dtype=int)]
-
-
-def _exact_ties_per_column(scores: np.ndarray) -> np.ndarray:
-    """Pairs of equal values in each column, all columns at once: runs of equal values in the sorted
-    columns, c(c - 1) / 2 pairs per run of length c."""
-    ordered = np.sort(scores, axis=0)
-    starts = np.ones_like(ordered, dtype=bool)
-    starts[1:] = ordered[1:] != ordered[:-1]
-    run = np.cumsum(starts.T.ravel())  # run ids, column after column
-    lengths = np.bincount(run)[1:]
-    column_of_run = np.repeat(np.arange(scores.shape[1]), starts.sum(axis=0))
-    return np.bincount(column_of_run, weights=lengths * (lengths - 1) // 2, minlength=scores.shape[1])
 
 
 def expected_judgment_statistic(human, tie_probability, statistic: str) -> float:

@@ -255,7 +255,7 @@ def test_tie_probability_of_all_segments_at_once_equals_one_at_a_time():
 
 
 @pytest.mark.parametrize("average_by", ["item", "sys", "none"])
-def test_expected_acc_eq_counts_every_groups_ties_at_once_with_the_same_bits(average_by, monkeypatch):
+def test_expected_acc_eq_counts_every_groups_ties_at_once_with_the_same_bits(average_by):
     # MQM-like: coarse gold (many ties, a third unrated), a metric with ties, 12 systems x 300 items.
     rng = np.random.default_rng(7)
     gold = rng.integers(-25, 1, size=(12, 300)).astype(float) / 5
@@ -264,11 +264,16 @@ def test_expected_acc_eq_counts_every_groups_ties_at_once_with_the_same_bits(ave
     metric[:, 5] = 0.0  # a constant item
     fast = [chance.expected_acc_eq(gold, m, average_by=average_by) for m in (metric, None)]
     floor = chance.all_tied_acc_eq(gold, average_by=average_by)
-    # The group-by-group count, as at epsilon > 0 or with infinite values.
-    monkeypatch.setattr(chance, "_group_exact_ties", None)
-    monkeypatch.setattr(np, "isfinite", lambda values: np.zeros(np.shape(values), dtype=bool))
-    slow = [chance.expected_acc_eq(gold, m, average_by=average_by) for m in (metric, None)]
-    assert fast == slow and floor == chance.all_tied_acc_eq(gold, average_by=average_by)
+
+    def group_by_group(metric):  # the pair-by-pair count of each group, as at epsilon > 0
+        groups = chance._groups(gold, metric, average_by)
+        bounds = zip(groups.starts[:-1], groups.starts[1:], strict=True)
+        counted = [chance._group_expected_agreement(groups.gold[a:b], None if metric is None else groups.metric[a:b],
+                                                    0.0) for a, b in bounds]
+        return float(np.mean([agree / pairs for agree, pairs in counted if pairs]))
+
+    slow = [group_by_group(m) for m in (metric, None)]
+    assert fast == slow and floor == group_by_group(np.zeros_like(gold))
     assert 0.4 < fast[0] < 0.5 and 0.02 < floor < 0.06  # gold has 26 levels: about 1 in 26 pairs tie
 
 
