@@ -404,7 +404,6 @@ def scatter_inputs(wildcards):
     pairs = scatter_pairs(wildcards.metric)
     return {"systems": [f"results/scores/{d}/{lp}/{wildcards.metric}.sys.tsv" for d, lp in pairs],
             "human_scores": prepared("human_scores.tsv", pairs),
-            "correlations": f"results/metaeval/{wildcards.metric}/system_level.tsv",
             "summaries": prepared("summary.json", pairs)}
 
 

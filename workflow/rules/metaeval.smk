@@ -136,12 +136,15 @@ rule collect_system_bootstrap:
 
 
 rule plot_system_scatter:
+    # Reads the scores, not evaluate_metric's table: each panel's r comes from the same routine on the
+    # same files, so a rescored metric's figure and its correlations are made side by side.
     input:
         unpack(scatter_inputs),
     output:
         png="results/figures/system_scatter.{metric}.png",
         pdf="results/figures/system_scatter.{metric}.pdf",
     params:
+        metric=lambda wildcards: metric_entry(wildcards.metric),
         human_score=config["figure_human_score"],
     log:
         "results/logs/plot_system_scatter/{metric}.log",
