@@ -10,7 +10,8 @@ PACKAGE = Path(mtmeta.__file__).parent
 
 # Lowest first. A room is a sub-package or a single module; the package root holds only __version__.
 LAYERS = [
-    ("foundation", {"mtmeta", "mtmeta.errors", "mtmeta.logsetup", "mtmeta.reproducibility", "mtmeta.io"}),
+    ("foundation", {"mtmeta", "mtmeta.errors", "mtmeta.logsetup", "mtmeta.reproducibility", "mtmeta.io",
+                    "mtmeta.table_cache"}),
     ("stats", {"mtmeta.stats"}),
     ("data", {"mtmeta.data"}),
     ("lexicons", {"mtmeta.lexicons"}),

@@ -1,8 +1,10 @@
 """Rule rank_metrics: significance clusters of every metric by mt-metrics-eval's permutation tests on
 every pair (system-level Pearson and pairwise accuracy; segment-level tie-calibrated acc_eq on an
-MQM/DA set), and the global pairwise accuracy over the MQM sets."""
+MQM/DA set), and the global pairwise accuracy over the MQM sets. A pair whose files are unchanged
+since the last run keeps its clusters (mtmeta.table_cache)."""
 
 import logging
+from pathlib import Path
 
 import pandas as pd
 
@@ -11,6 +13,12 @@ from mtmeta.logsetup import configure
 from mtmeta.metaeval.clusters import CLUSTER_COLUMNS, PairMetrics, oriented, pair_clusters, pooled_clusters
 from mtmeta.metaeval.system_level import primary_human_score
 from mtmeta.metrics.spec import MetricSpec
+from mtmeta.table_cache import TableCache
+
+
+def pair_files(inputs, pair: dict, number: int) -> list[str]:
+    return [inputs.summaries[number], inputs.human_scores[number], inputs.human_segments[number],
+            *pair["systems"], *pair["segments"]]
 
 
 def read_pair(inputs, pair: dict, number: int) -> PairMetrics:
@@ -25,19 +33,38 @@ def read_pair(inputs, pair: dict, number: int) -> PairMetrics:
 
 def main(snakemake):
     configure(snakemake.log[0])
-    params, log = snakemake.params, logging.getLogger("mtmeta")
+    params, inputs, log = snakemake.params, snakemake.input, logging.getLogger("mtmeta")
     options = {"k": params.draws, "seed": params.seed, "level": params.level}
-    pairs = []
+    cache = TableCache("rank_metrics", Path(snakemake.scriptdir) / "rank_metrics.py")
+    read = {}  # the pairs read so far, by number
+
+    def metrics_of(number: int) -> PairMetrics:
+        if number not in read:
+            read[number] = read_pair(inputs, params.pairs[number], number)
+        return read[number]
+
+    def clusters(number: int, output: str) -> None:
+        pair = metrics_of(number)
+        write_tsv(pair_clusters(pair, primary_human_score(pair.human), **options), output)
+
+    keys = []
     for number, pair in enumerate(params.pairs):
-        pairs.append(read_pair(snakemake.input, pair, number))
-        log.info("[%d/%d] %s %s: %d metrics", number + 1, len(params.pairs), pair["dataset"], pair["lp"],
-                 len(pair["metrics"]))
-        write_tsv(pair_clusters(pairs[-1], primary_human_score(pairs[-1].human), **options),
-                  snakemake.output.pairs[number])
-    pooled = [pairs[k] for k in params.pooled]
-    table = (pooled_clusters(pooled, primary_human_score(pooled[0].human), **options) if pooled
-             else pd.DataFrame(columns=CLUSTER_COLUMNS))
-    write_tsv(table, snakemake.output.pooled)
+        keys.append(cache.key(pair_files(inputs, pair, number), {"pair": pair, **options}))
+        reused = cache.files(keys[-1], [snakemake.output.pairs[number]],
+                             lambda number=number: clusters(number, snakemake.output.pairs[number]))
+        log.info("[%d/%d] %s %s: %d metrics%s", number + 1, len(params.pairs), pair["dataset"], pair["lp"],
+                 len(pair["metrics"]), " (unchanged: reused)" if reused else "")
+
+    def pooled() -> None:
+        pairs = [metrics_of(k) for k in params.pooled]
+        table = (pooled_clusters(pairs, primary_human_score(pairs[0].human), **options) if pairs
+                 else pd.DataFrame(columns=CLUSTER_COLUMNS))
+        write_tsv(table, snakemake.output.pooled)
+
+    cache.files(cache.key([], {"pooled": [keys[k] for k in params.pooled], **options}),
+                [snakemake.output.pooled], pooled)
+    cache.prune()
+    log.info("%s", cache.summary())
 
 
 main(snakemake)  # noqa: F821
