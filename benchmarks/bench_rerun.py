@@ -7,7 +7,7 @@ change, for the "before" column), in that directory:
 
 1. ``snakemake --cores 2 metric_bleu --forcerun=score_bleu`` (``make metric METRIC=bleu``): BLEU's scoring
    and its own results (its meta-evaluation pieces and scatter figure), timed, with the jobs Snakemake
-   ran by rule; then every result file (but logs and benchmarks) compared byte for byte with its copy
+   ran by rule; then every result file (but logs, benchmarks and the cache) compared byte for byte with its copy
    from before: a rerun must write the same bytes.
 2. ``snakemake --cores 2 -R score_bleu``: BLEU's scoring and everything downstream of it, every table
    that compares metrics included, timed and compared the same way.
@@ -36,13 +36,13 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from study_timing import calibrate, machine  # noqa: E402
 
-SKIPPED = ("results/logs", "results/benchmarks")
+SKIPPED = ("results/logs", "results/benchmarks", "results/cache")
 # Every job Snakemake finished, by rule (a job with a message prints no "rule <name>:" header).
 _JOB = re.compile(r"^Finished jobid: \d+ \(Rule: (\w+)\)", re.MULTILINE)
 
 
 def snapshot(study: Path) -> dict[str, str]:
-    """sha256 of every result file but logs and benchmarks."""
+    """sha256 of every result file but logs, benchmarks and the table cache (results/cache)."""
     digests = {}
     for path in sorted((study / "results").rglob("*")):
         relative = path.relative_to(study).as_posix()

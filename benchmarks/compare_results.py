@@ -1,4 +1,4 @@
-"""Compare two result trees file by file (logs and benchmarks aside), through a map of renamed files.
+"""Compare two result trees file by file (logs, benchmarks and the table cache aside), through a map of renamed files.
 
     .venv/bin/python benchmarks/compare_results.py OLD/results NEW/results [--renames renames.tsv]
 
@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-SKIPPED = ("logs", "benchmarks")
+SKIPPED = ("logs", "benchmarks", "cache")
 
 
 def read_renames(path: str | None) -> list[tuple[str, str]]:

@@ -52,7 +52,7 @@ SLURM_CONF = Path("/etc/slurm/slurm.conf")
 MARKER = "# Written by mtmeta's tools/test_cluster.py for a temporary test cluster; removed when it stops."
 PARTITION = "compute"  # the partition profiles/slurm/config.yaml names
 PORTS = (6817, 6818)  # slurmctld, slurmd (SLURM's defaults)
-EXCLUDED = ("logs", "benchmarks")  # under results/: run-dependent by design (times, host names, job ids)
+EXCLUDED = ("logs", "benchmarks", "cache")  # under results/: run-dependent (times, host names, job ids), or no result
 CODE = ("Snakefile", "src", "workflow", "profiles")  # what the two runs execute, from this working tree
 
 
