@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -199,6 +200,15 @@ def read_tsv(path, **options) -> pd.DataFrame:
 def read_tsvs(paths) -> pd.DataFrame:
     """Several tables with the same columns, one after the other."""
     return pd.concat([read_tsv(path) for path in paths], ignore_index=True)
+
+
+def sha256_file(path) -> str:
+    """The sha256 of a file, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def read_json(path) -> dict:

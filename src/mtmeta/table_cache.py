@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtmeta.io import atomic_directory, write_bytes
+from mtmeta.io import atomic_directory, sha256_file, write_bytes
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = Path("results") / "cache"
@@ -34,30 +34,24 @@ _FRAME = "table.parquet"
 
 
 @functools.cache
-def code_digest(script: str | None = None) -> str:
-    """SHA-256 of every module of the package (path and bytes) and of ``script``, if given."""
+def code_digest(script: str) -> str:
+    """SHA-256 of every module of the package (path and bytes) and of the rule's ``script``."""
     digest = hashlib.sha256()
-    paths = sorted(PACKAGE.rglob("*.py"))
-    for path in paths:
+    for path in sorted(PACKAGE.rglob("*.py")):
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    if script is not None:
-        digest.update(b"script\0" + Path(script).read_bytes())
+    digest.update(b"script\0" + Path(script).read_bytes())
     return digest.hexdigest()
-
-
-def file_digest(path) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 class TableCache:
     """The pieces of one rule's job (see the module's docstring).
 
-    ``script``: the rule's script, part of every key. ``root``: where the rules' pieces are kept.
+    ``script``: the rule's script (``workflow/scripts/<rule>.py``, the rule's name its stem), part
+    of every key. ``root``: where the rules' pieces are kept.
     """
 
-    def __init__(self, rule: str, script, root=ROOT):
-        self.directory = Path(root) / rule
+    def __init__(self, script, root=ROOT):
+        self.directory = Path(root) / Path(script).stem
         self.code = code_digest(str(script))
         self.used: set[str] = set()
         self.reused = 0
@@ -69,7 +63,7 @@ class TableCache:
         digest = hashlib.sha256(self.code.encode() + b"\0")
         digest.update(json.dumps(params, sort_keys=True, default=str).encode() + b"\0")
         for path in inputs:
-            digest.update(str(path).encode() + b"\0" + file_digest(path).encode() + b"\0")
+            digest.update(str(path).encode() + b"\0" + sha256_file(path).encode() + b"\0")
         return digest.hexdigest()
 
     def files(self, key: str, outputs: list, compute: Callable[[], None]) -> bool:

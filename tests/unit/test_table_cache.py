@@ -13,13 +13,13 @@ from mtmeta.table_cache import TableCache, code_digest
 @pytest.fixture
 def study(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "script.py").write_text("# the rule's script\n")
+    (tmp_path / "rule.py").write_text("# the rule's script\n")
     (tmp_path / "in.tsv").write_text("system\tscore\nA\t1\n")
     return tmp_path
 
 
 def cache(study) -> TableCache:
-    return TableCache("rule", study / "script.py", root=study / "results" / "cache")
+    return TableCache(study / "rule.py", root=study / "results" / "cache")
 
 
 def writer(calls: list, text: str):
@@ -57,7 +57,7 @@ def test_the_key_changes_with_every_thing_the_piece_is_computed_from(study, chan
     elif change == "parameter":
         params = {"level": 0.01}
     else:
-        (study / "script.py").write_text("# edited\n")
+        (study / "rule.py").write_text("# edited\n")
         code_digest.cache_clear()
     assert cache(study).key(inputs, params) != key
 

@@ -4,6 +4,7 @@ scored against each other, each metric's value and chance level (segment_level.t
 pair whose files and rows are unchanged since the last run keeps its piece (mtmeta.table_cache)."""
 
 import logging
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -38,7 +39,7 @@ def main(snakemake):
     log = logging.getLogger("mtmeta")
     segment_level = read_tsv(snakemake.input.segment_level)
     bootstrap = snakemake.params.bootstrap
-    cache = TableCache("judgment_levels", Path(snakemake.scriptdir) / "judgment_levels.py")
+    cache = TableCache(Path(snakemake.scriptdir) / "judgment_levels.py")
     judges_of: dict[str, dict] = {}
     frames = []
     for pair, comparisons in zip(snakemake.params.pairs, snakemake.input.comparisons, strict=True):
@@ -50,8 +51,7 @@ def main(snakemake):
         files = [comparisons, *([judgments] if judgments is not None else []), *pair["segments"]]
         key = cache.key(files, {"pair": pair, "bootstrap": bootstrap,
                                 "rows": rows.to_csv(sep="\t", index=False, float_format=FLOAT_FORMAT)})
-        table = cache.frame(key, lambda pair=pair, comparisons=comparisons, judgments=judgments, rows=rows:
-                            levels(pair, comparisons, judgments, rows, bootstrap, judges_of))
+        table = cache.frame(key, partial(levels, pair, comparisons, judgments, rows, bootstrap, judges_of))
         first = table.iloc[0]
         log.info("%s %s: %d pairs of judgments of %d comparisons judged more than once (annotators %s; %d "
                  "same-annotator pairs and %d judgments without an id left out)", dataset, lp,

@@ -4,6 +4,7 @@ MQM/DA set), and the global pairwise accuracy over the MQM sets. A pair whose fi
 since the last run keeps its clusters (mtmeta.table_cache)."""
 
 import logging
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -35,7 +36,7 @@ def main(snakemake):
     configure(snakemake.log[0])
     params, inputs, log = snakemake.params, snakemake.input, logging.getLogger("mtmeta")
     options = {"k": params.draws, "seed": params.seed, "level": params.level}
-    cache = TableCache("rank_metrics", Path(snakemake.scriptdir) / "rank_metrics.py")
+    cache = TableCache(Path(snakemake.scriptdir) / "rank_metrics.py")
     read = {}  # the pairs read so far, by number
 
     def metrics_of(number: int) -> PairMetrics:
@@ -50,8 +51,8 @@ def main(snakemake):
     keys = []
     for number, pair in enumerate(params.pairs):
         keys.append(cache.key(pair_files(inputs, pair, number), {"pair": pair, **options}))
-        reused = cache.files(keys[-1], [snakemake.output.pairs[number]],
-                             lambda number=number: clusters(number, snakemake.output.pairs[number]))
+        output = snakemake.output.pairs[number]
+        reused = cache.files(keys[-1], [output], partial(clusters, number, output))
         log.info("[%d/%d] %s %s: %d metrics%s", number + 1, len(params.pairs), pair["dataset"], pair["lp"],
                  len(pair["metrics"]), " (unchanged: reused)" if reused else "")
 

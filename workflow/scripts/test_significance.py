@@ -3,6 +3,7 @@ dataset x lp. A pair whose files are unchanged since the last run keeps its tabl
 (mtmeta.table_cache)."""
 
 import logging
+from functools import partial
 from pathlib import Path
 
 from mtmeta.io import read_json, read_tsv, write_tsv
@@ -30,13 +31,12 @@ def pair_tables(inputs, pair: dict, number: int, level: float, outputs: tuple[st
 def main(snakemake):
     configure(snakemake.log[0])
     inputs, output, level = snakemake.input, snakemake.output, snakemake.params.level
-    cache = TableCache("test_significance", Path(snakemake.scriptdir) / "test_significance.py")
+    cache = TableCache(Path(snakemake.scriptdir) / "test_significance.py")
     for number, pair in enumerate(snakemake.params.pairs):
         files = [inputs.summaries[number], inputs.human_scores[number], *pair["files"]]
         outputs = (output.pairs[number], output.ranks[number])
         cache.files(cache.key(files, {"pair": pair, "level": level}), list(outputs),
-                    lambda number=number, pair=pair, outputs=outputs: pair_tables(inputs, pair, number, level,
-                                                                                  outputs))
+                    partial(pair_tables, inputs, pair, number, level, outputs))
     cache.prune()
     logging.getLogger("mtmeta").info("%s", cache.summary())
 
