@@ -1,7 +1,12 @@
 """The Python API: get() takes config ids, Scores carry sacrebleu's details, and segment and corpus
 signatures share one format. Expected values are sacrebleu 2.6.0's own objects on the same input."""
 
+import json
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,7 +14,7 @@ import sacrebleu
 import yaml
 from sacrebleu.metrics.helpers import extract_all_char_ngrams
 
-from mtmeta.app.config_file import DEFAULT_CONFIG, read_metric_settings
+from mtmeta.app.config_file import DEFAULT_CONFIG, read_metric_settings, settings_cache_path
 from mtmeta.errors import ConfigError
 from mtmeta.metrics import get, resolve
 from mtmeta.metrics.base import short_signature
@@ -143,6 +148,52 @@ def test_a_config_files_settings_are_named_by_the_file(tmp_path):
     config.write_text("metric_settings: [bleu]\n")
     with pytest.raises(ConfigError, match="mine.yaml: metric_settings: expected a mapping of metric ids"):
         resolve("bleu", read_metric_settings(config), where=str(config))
+
+
+def _read_in_fresh_interpreter(config: Path, cache_home: Path) -> tuple[dict, bool]:
+    """read_metric_settings in a new interpreter: its result, and whether it imported yaml."""
+    probe = ("import json, sys\nfrom mtmeta.app.config_file import read_metric_settings\n"
+             f"print(json.dumps([read_metric_settings({str(config)!r}), 'yaml' in sys.modules]))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "XDG_CACHE_HOME": str(cache_home)})
+    settings, parsed = json.loads(done.stdout)
+    return settings, parsed
+
+
+def test_a_config_file_read_before_is_not_parsed_again(tmp_path, monkeypatch):
+    """mtmeta score keeps the ids it read, named by the file's bytes: the next run reads them without
+    importing yaml; an edited file is parsed again, and so is one whose kept copy is damaged."""
+    config, cache_home = tmp_path / "mine.yaml", tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_home))  # for settings_cache_path here
+    config.write_text("metric_settings:\n  loud: {metric: bleu, params: {lowercase: true, max_ngram_order: 3}}\n")
+    first = {"metric_settings": {"loud": {"metric": "bleu", "params": {"lowercase": True, "max_ngram_order": 3}}}}
+    assert _read_in_fresh_interpreter(config, cache_home) == (first, True)
+    assert _read_in_fresh_interpreter(config, cache_home) == (first, False)
+    [kept] = (cache_home / "mtmeta" / "metric_settings").iterdir()
+    assert kept == settings_cache_path(config.read_bytes())
+    config.write_text("metric_settings:\n  loud: {metric: bleu, params: {lowercase: false}}\n")
+    edited = {"metric_settings": {"loud": {"metric": "bleu", "params": {"lowercase": False}}}}
+    assert _read_in_fresh_interpreter(config, cache_home) == (edited, True)
+    settings_cache_path(config.read_bytes()).write_text('{"metric_settings": ')
+    assert _read_in_fresh_interpreter(config, cache_home) == (edited, True)
+    assert _read_in_fresh_interpreter(config, cache_home) == (edited, False)
+
+
+def test_settings_that_json_would_change_are_parsed_every_time(tmp_path, monkeypatch):
+    """YAML's integer keys would come back from JSON as strings: such a file is not kept, and each
+    read gives YAML's values; a cache directory that cannot be written changes nothing either."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    config = tmp_path / "odd.yaml"
+    config.write_text("metric_settings:\n  odd: {metric: bleu, params: {1: 2}}\n")
+    for _ in range(2):
+        assert read_metric_settings(config) == {"metric_settings": {"odd": {"metric": "bleu", "params": {1: 2}}}}
+    assert not (tmp_path / "cache").exists()
+    (tmp_path / "file").write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    config.write_text("metric_settings:\n  loud: {metric: bleu, params: {lowercase: true}}\n")
+    for _ in range(2):
+        assert read_metric_settings(config) == {
+            "metric_settings": {"loud": {"metric": "bleu", "params": {"lowercase": True}}}}
 
 
 def test_a_misspelt_metric_gets_a_suggestion():
