@@ -3,14 +3,16 @@ system of WMT12 English->Czech and WMT13 German->English (both are what the stud
 accelerated 13a tokeniser against sacrebleu's on every text. chrF++ covers chrF's counts too: its
 statistics are chrF's character orders followed by the word orders.
 
-sacrebleu's chrF++ and BLEU run live (about 30 s and 10 s per language pair; each pair runs in its own
-process). Its TER would take about 12 minutes on 2 cores, so its statistics are stored
-(``tests/fixtures/sacrebleu_ter``, written by its ``make_fixtures.py``); the test checks that they
-belong to these texts and to the installed sacrebleu, and re-runs sacrebleu's TER on a sample.
+sacrebleu's statistics are stored (``tests/fixtures/sacrebleu_stats``, written by its
+``make_fixtures.py``): its TER would take about 12 minutes on 2 cores and its chrF++ and BLEU about
+70 s, so TER's statistics are stored per segment and chrF++'s and BLEU's as one digest per system.
+The test checks that they belong to these texts and to the installed sacrebleu, re-runs sacrebleu on
+a sample of segments, and, where a system's digest differs, on that system, to name its segments.
 """
 
 import functools
 import importlib.util
+import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -24,8 +26,9 @@ from mtmeta.data.corpus import Layout, load_segments
 pytestmark = pytest.mark.realdata
 PAIRS = [("wmt12", "wmt12_data", "en-cs"), ("wmt13", "wmt13_data", "de-en")]
 METRICS = ["ter", "chrf++", "bleu"]
-LIVE_TER_SAMPLE = 150  # segments per pair that sacrebleu's TER re-scores live
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sacrebleu_ter"
+DIGESTED = ["chrf++", "bleu"]  # sacrebleu's statistics stored as a digest per system (TER's per segment)
+LIVE_SAMPLE = 150  # segments per pair that sacrebleu re-scores live, for each metric
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sacrebleu_stats"
 
 
 @functools.cache
@@ -48,30 +51,38 @@ def _compare(extracted: str, layout: dict, dataset: str, lp: str) -> dict:
     texts = list(dict.fromkeys([*segments["hypothesis"], *segments["reference"]]))
     results = {"13a": {"texts": len(texts), "different": [t for t in texts if ours(t) != theirs(t)]}}
     stored = np.load(_fixtures().fixture_path(dataset, lp))
+    digests = json.loads(_fixtures().DIGESTS.read_text(encoding="utf-8"))
     results["ter_fixture"] = {"sacrebleu": str(stored["sacrebleu"]), "systems": stored["systems"].tolist(),
-                              "digests": stored["digests"].tolist(), "data_digests": [], "live_different": []}
-    sample = np.random.default_rng(0).choice(len(segments), LIVE_TER_SAMPLE, replace=False)
-    live = metrics.get("ter", backend="sacrebleu")
+                              "digests": stored["digests"].tolist(), "data_digests": []}
+    results["digest_fixture"] = {"sacrebleu": digests["sacrebleu"],
+                                 "systems": {name: sorted(digests[f"{dataset} {lp}"][name]) for name in DIGESTED}}
+    sample = np.random.default_rng(0).choice(len(segments), LIVE_SAMPLE, replace=False)
     for name in METRICS:
-        result = results[name] = {"segments": 0, "systems": 0, "different": [], "first_column": 0}
+        result = results[name] = {"segments": 0, "systems": 0, "different": [], "first_column": 0,
+                                  "live_different": [], "live": 0}
         ours, reference = metrics.get(name), metrics.get(name, backend="sacrebleu")
         start = 0
         for system, rows in segments.groupby("system", sort=True):
             rows = rows.sort_values("seg_id")
             hyps, refs = rows["hypothesis"].tolist(), [rows["reference"].tolist()]
             a = ours.stats(hyps, refs)
-            if name == "ter":  # sacrebleu's statistics as stored, then a live sample of them
+            end = start + len(rows)
+            if name == "ter":  # sacrebleu's statistics as stored
                 results["ter_fixture"]["data_digests"].append(_fixtures().texts_digest(hyps, refs[0]))
-                end = start + len(rows)
                 b = np.full_like(a, -1)  # other segments than stored: every row differs
                 if np.array_equal(stored["seg_ids"][start:end], rows["seg_id"].to_numpy()):
                     b[:] = np.column_stack([stored["edits"][start:end], stored["ref_lengths"][start:end]])
-                for i in sample[(sample >= start) & (sample < end)] - start:
-                    if not np.array_equal(live.stats([hyps[i]], [[refs[0][i]]])[0], b[i]):
-                        results["ter_fixture"]["live_different"].append((system, int(rows["seg_id"].iloc[i])))
-                start = end
-            else:
+            elif _fixtures().stats_digest(a) == digests[f"{dataset} {lp}"][name].get(system):
+                b = a
+            else:  # sacrebleu live on this system, to name the segments (or the stale digest)
                 b = reference.stats(hyps, refs)
+                if np.array_equal(a, b):
+                    result["different"].append((system, "stored digest"))
+            for i in sample[(sample >= start) & (sample < end)] - start:  # sacrebleu live on the sample
+                result["live"] += 1
+                if not np.array_equal(reference.stats([hyps[i]], [[refs[0][i]]])[0], b[i]):
+                    result["live_different"].append((system, int(rows["seg_id"].iloc[i])))
+            start = end
             result["different"] += [(system, int(rows["seg_id"].iloc[i])) for i in np.flatnonzero((a != b).any(axis=1))]
             result["segments"] += len(rows)
             result["systems"] += 1
@@ -99,6 +110,8 @@ def test_identical_statistics_on_every_segment(parity, metric, lp, systems, segm
     assert result["different"] == []
     # real counts, not an empty run: TER's edits, chrF++'s hypothesis characters, BLEU's hypothesis words
     assert result["first_column"] > {"ter": 0.3, "chrf++": 50, "bleu": 10}[metric] * segments
+    # sacrebleu itself, live, on a sample: what is stored is its counting
+    assert result["live"] == LIVE_SAMPLE and result["live_different"] == []
 
 
 @pytest.mark.parametrize("lp, texts", [("en-cs", 30000), ("de-en", 50000)])
@@ -108,11 +121,12 @@ def test_identical_13a_tokens_on_every_text(parity, lp, texts):
 
 
 @pytest.mark.parametrize("lp, systems", [("en-cs", 13), ("de-en", 23)])
-def test_stored_ter_statistics_are_sacrebleus_on_these_texts(parity, lp, systems):
+def test_stored_statistics_are_sacrebleus_on_these_texts(parity, lp, systems):
     import sacrebleu
 
-    stored = parity[lp]["ter_fixture"]
-    assert stored["sacrebleu"] == sacrebleu.__version__, "re-run tests/fixtures/sacrebleu_ter/make_fixtures.py"
+    stored, digested = parity[lp]["ter_fixture"], parity[lp]["digest_fixture"]
+    for version in (stored["sacrebleu"], digested["sacrebleu"]):
+        assert version == sacrebleu.__version__, "re-run tests/fixtures/sacrebleu_stats/make_fixtures.py"
     assert len(stored["systems"]) == systems
     assert stored["digests"] == stored["data_digests"], "the stored statistics belong to other texts"
-    assert stored["live_different"] == []
+    assert digested["systems"] == {name: stored["systems"] for name in DIGESTED}
