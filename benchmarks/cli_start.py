@@ -11,14 +11,15 @@ temporary directory) for BLEU, chrF and TER. The runs alternate between the tool
 one untimed run of each command comes first (a fresh checkout compiles its numba kernels into its
 cache then, and both tools' modules are compiled to bytecode, kept in a temporary
 ``PYTHONPYCACHEPREFIX`` as an installation keeps them after its first run, also where the session
-sets ``PYTHONDONTWRITEBYTECODE``). Per case and tool: the minimum, median and maximum wall time, the
-median CPU time, the peak resident memory of the process (``wait4``'s ``ru_maxrss``, the largest
-over the runs), and mtmeta's ratios to sacrebleu (median wall time, peak memory). The targets:
-mtmeta starts within 0.5 s (the three first cases' median), takes no longer than sacrebleu on the
-test set (median ratio <= 1) and needs at most twice its memory. The page also records the machine,
-its load average before and after, and whether both tools printed the same score. mtmeta runs from
-this checkout (``python -m mtmeta`` with ``src`` first on the path); sacrebleu is the ``sacrebleu``
-beside the Python that runs this script.
+sets ``PYTHONDONTWRITEBYTECODE``; mtmeta keeps the ids it read from ``config/config.yaml`` in a
+temporary ``XDG_CACHE_HOME``, as after its first run). Per case and tool: the minimum, median and
+maximum wall time, the median CPU time, the peak resident memory of the process (``wait4``'s
+``ru_maxrss``, the largest over the runs), and mtmeta's ratios to sacrebleu (median wall time, peak
+memory). The targets: mtmeta starts within 0.5 s (the three first cases' median), takes no longer
+than sacrebleu on the test set (median ratio <= 1) and needs at most twice its memory. The page also
+records the machine, its load average before and after, and whether both tools printed the same
+score. mtmeta runs from this checkout (``python -m mtmeta`` with ``src`` first on the path);
+sacrebleu is the ``sacrebleu`` beside the Python that runs this script.
 
 The result file is generated: do not edit it by hand, run the script again.
 """
@@ -163,6 +164,7 @@ def main() -> int:
         # temporary directory (written by the untimed runs), even where the session forbids writing it.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+        env["XDG_CACHE_HOME"] = str(folder / "cache")  # mtmeta's kept config ids, as after its first run
         todo = cases(folder)
         argv = {(case.name, tool): [*tools[tool], *(case.mtmeta if tool == "mtmeta" else case.sacrebleu)]
                 for case in todo for tool in tools}
@@ -202,6 +204,8 @@ def main() -> int:
         "- bytecode: both tools' modules compiled once by the untimed runs into a temporary cache "
         "(`PYTHONPYCACHEPREFIX`), as an installation has them after its first run"
         + ("; the session's `PYTHONDONTWRITEBYTECODE` was lifted for that" if bytecode == "lifted" else ""),
+        "- config ids: mtmeta's ids of `config/config.yaml` kept by its untimed runs in a temporary "
+        "`XDG_CACHE_HOME`, as after its first run (a first run parses the YAML file)",
         "",
         "| case | tool | min s | median s | max s | CPU s (median) | peak RSS MiB | wall ratio (median) | "
         "memory ratio | target | same score |",
