@@ -72,7 +72,7 @@ def _write_cached(cache: Path, settings) -> None:
     """Keep the settings where JSON gives them back equal (YAML's integer keys, dates or sets would
     not be: those files are parsed on every run); a cache that cannot be written is left out."""
     try:
-        text = json.dumps({"metric_settings": settings}, sort_keys=True)
+        text = json.dumps({"metric_settings": settings})  # in the file's order, as YAML gives them
         if json.loads(text)["metric_settings"] != settings:
             return
         cache.parent.mkdir(parents=True, exist_ok=True)

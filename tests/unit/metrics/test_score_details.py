@@ -171,12 +171,15 @@ def test_a_config_file_read_before_is_not_parsed_again(tmp_path, monkeypatch):
     assert _read_in_fresh_interpreter(config, cache_home) == (first, False)
     [kept] = (cache_home / "mtmeta" / "metric_settings").iterdir()
     assert kept == settings_cache_path(config.read_bytes())
-    config.write_text("metric_settings:\n  loud: {metric: bleu, params: {lowercase: false}}\n")
-    edited = {"metric_settings": {"loud": {"metric": "bleu", "params": {"lowercase": False}}}}
+    config.write_text("metric_settings:\n  zeta: {metric: chrf}\n  loud: {metric: bleu, params: {lowercase: false}}\n")
+    edited = {"metric_settings": {"zeta": {"metric": "chrf"},
+                                  "loud": {"metric": "bleu", "params": {"lowercase": False}}}}
     assert _read_in_fresh_interpreter(config, cache_home) == (edited, True)
     settings_cache_path(config.read_bytes()).write_text('{"metric_settings": ')
     assert _read_in_fresh_interpreter(config, cache_home) == (edited, True)
-    assert _read_in_fresh_interpreter(config, cache_home) == (edited, False)
+    kept, parsed = _read_in_fresh_interpreter(config, cache_home)
+    assert (kept, parsed) == (edited, False)
+    assert list(kept["metric_settings"]) == ["zeta", "loud"]  # the file's order (messages name the first)
 
 
 def test_settings_that_json_would_change_are_parsed_every_time(tmp_path, monkeypatch):
