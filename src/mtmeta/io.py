@@ -25,10 +25,12 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mtmeta.errors import OutputError
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where a table is read: `mtmeta score` writes its cache without it
 
 FLOAT_FORMAT = "%.17g"
 # Columns of the study's tables that hold names (systems, metric ids): read as strings, always.
@@ -194,11 +196,15 @@ def read_tsv(path, **options) -> pd.DataFrame:
     elif "dtype" in options:
         dtype = options.pop("dtype")
     options = {"keep_default_na": False, "na_values": [""], **options}
+    import pandas as pd
+
     return pd.read_csv(path, sep="\t", dtype=dtype, **options)
 
 
 def read_tsvs(paths) -> pd.DataFrame:
     """Several tables with the same columns, one after the other."""
+    import pandas as pd
+
     return pd.concat([read_tsv(path) for path in paths], ignore_index=True)
 
 

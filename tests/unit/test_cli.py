@@ -237,6 +237,19 @@ def test_help_imports_no_heavy_package(argv):
     assert _modules_after(code) & set(HEAVY) == set()
 
 
+def test_a_repeated_score_imports_neither_pandas_nor_yaml(tmp_path, monkeypatch):
+    """A score on a small file, run a second time with the config's ids kept (and written through
+    mtmeta.io's atomic write), imports no heavy package and not the YAML parser."""
+    (tmp_path / "h.txt").write_text("a b c\n")
+    (tmp_path / "r.txt").write_text("a b d\n")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    code = (f"from mtmeta.app.cli import main\n"
+            f"main(['score', '-i', {str(tmp_path / 'h.txt')!r}, '--ref', {str(tmp_path / 'r.txt')!r}, '-b'])")
+    first = _modules_after(code)
+    assert "yaml" in first and (tmp_path / "cache" / "mtmeta" / "metric_settings").is_dir()
+    assert _modules_after(code) & {*HEAVY, "yaml"} == set()
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     # evaluate's draws take the config schema's range of bootstrap.draws (one range table)
     (["evaluate", "--segment", "x.tsv", "--draws", "1000000000"],

@@ -17,7 +17,8 @@ import json
 import os
 from pathlib import Path
 
-from mtmeta.errors import ConfigError
+from mtmeta.errors import ConfigError, OutputError
+from mtmeta.io import write_text
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
@@ -76,8 +77,6 @@ def _write_cached(cache: Path, settings) -> None:
         if json.loads(text)["metric_settings"] != settings:
             return
         cache.parent.mkdir(parents=True, exist_ok=True)
-        partial = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")  # whole or absent, with other runs beside
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, cache)
-    except (OSError, TypeError, ValueError):
+        write_text(cache, text)  # whole or absent, with other runs beside it
+    except (OSError, OutputError, TypeError, ValueError):
         return
