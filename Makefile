@@ -40,9 +40,12 @@ metric: setup
 	echo "$(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS) metric_$$rule --forcerun=score_$$rule" && \
 	$(BIN)/snakemake --cores $(CORES) $(STUDY_ARGS) metric_$$rule --forcerun=score_$$rule
 
-# The headline numbers of a finished study against tests/headline/expected.yaml (4 decimals).
+# The headline numbers of a finished study against tests/headline/expected.yaml (4 decimals), then the
+# tests that read a finished study (marker `study`; `make test` skips them where there is none, as in
+# CI, whose tests run beside its study): here a missing study fails them.
 check-results: setup
 	$(BIN)/python tests/headline/check_results.py
+	MTMETA_REQUIRE_STUDY=1 $(BIN)/python -m pytest -q -m study tests
 
 # The 15 most expensive rules of the last run, from results/benchmarks/ (also written to benchmarks/results/).
 study-timing: setup

@@ -41,6 +41,25 @@ def _install_meteor_jar(resources: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def finished_study():
+    """finished_study(relative) -> results/<relative> of this checkout's study. Where that output is
+    missing the test is skipped (`make test` in a fresh clone, or CI's tests, which run beside its
+    study), unless MTMETA_REQUIRE_STUDY is set, as `make check-results` sets it after the study:
+    then it is a failure, never a skip."""
+
+    def output(relative: str) -> Path:
+        path = REPO / "results" / relative
+        if not path.exists():
+            message = f"no finished study's {path.relative_to(REPO)} (make study)"
+            if os.environ.get("MTMETA_REQUIRE_STUDY"):
+                pytest.fail(message + "; make check-results needs it")
+            pytest.skip(message)
+        return path
+
+    return output
+
+
+@pytest.fixture(scope="session")
 def install_meteor_jar():
     """install_meteor_jar(resources) -> the jar's path, installed there as source meteor_jar."""
     return _install_meteor_jar
