@@ -221,8 +221,9 @@ def read_json(path) -> dict:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def write_text(path, text: str) -> None:
-    with atomic_path(path) as part, open(part, "w", encoding="utf-8") as handle:
+def write_text(path, text: str, *, root=None) -> None:
+    """``text`` as UTF-8, atomically; ``root`` as :func:`atomic_path` takes it (links under it refused)."""
+    with atomic_path(path, root=root) as part, open(part, "w", encoding="utf-8") as handle:
         handle.write(text)
 
 

@@ -77,6 +77,8 @@ def _write_cached(cache: Path, settings) -> None:
         if json.loads(text)["metric_settings"] != settings:
             return
         cache.parent.mkdir(parents=True, exist_ok=True)
-        write_text(cache, text)  # whole or absent, with other runs beside it
+        # Whole or absent, with other runs beside it; a link planted at the file is refused, never
+        # written through (the file is mtmeta's, not one the user named).
+        write_text(cache, text, root=cache.parent)
     except (OSError, OutputError, TypeError, ValueError):
         return

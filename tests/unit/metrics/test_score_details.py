@@ -199,6 +199,22 @@ def test_settings_that_json_would_change_are_parsed_every_time(tmp_path, monkeyp
             "metric_settings": {"loud": {"metric": "bleu", "params": {"lowercase": True}}}}
 
 
+def test_the_kept_ids_are_never_written_through_a_link(tmp_path, monkeypatch):
+    """A symbolic link at the cache file's place is refused: the file it points to keeps its bytes,
+    and the settings are read as they are."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    config = tmp_path / "mine.yaml"
+    config.write_text("metric_settings:\n  loud: {metric: bleu, params: {lowercase: true}}\n")
+    cache = settings_cache_path(config.read_bytes())
+    cache.parent.mkdir(parents=True)
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("not mtmeta's")
+    cache.symlink_to(target)
+    expected = {"metric_settings": {"loud": {"metric": "bleu", "params": {"lowercase": True}}}}
+    assert read_metric_settings(config) == expected
+    assert target.read_text() == "not mtmeta's" and cache.is_symlink()
+
+
 def test_a_misspelt_metric_gets_a_suggestion():
     with pytest.raises(ConfigError, match="unknown metric 'blue'; did you mean 'bleu'") as info:
         get("blue")
