@@ -1,11 +1,13 @@
 """Check the study's headline numbers against the values of a reference run (``expected.yaml``).
 
     .venv/bin/python tests/headline/check_results.py [--results results] [--expected tests/headline/expected.yaml]
+                                                     [--extended]
 
 Each entry names a result table, the row (column = value filters), the column and the expected value
 to 4 decimals. Every entry is checked and reported; the exit code is 1 if any differs by more than
-half a unit in the 4th decimal or cannot be found. The expected values were copied from a full run
-of the default study; a commit that changes one must say why in its message.
+half a unit in the 4th decimal or cannot be found. The expected values were copied from full runs
+of the study; a commit that changes one must say why in its message. ``checks`` are the default
+study's; ``--extended`` also checks ``extended_checks``, the additions of config/extended.yaml.
 """
 
 from __future__ import annotations
@@ -46,8 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--results", default="results", help="the study's results folder")
     parser.add_argument("--expected", default=str(HERE / "expected.yaml"))
+    parser.add_argument("--extended", action="store_true",
+                        help="also check the extended study's additions (config/extended.yaml)")
     args = parser.parse_args(argv)
-    entries = yaml.safe_load(Path(args.expected).read_text())["checks"]
+    expected = yaml.safe_load(Path(args.expected).read_text())
+    entries = expected["checks"] + (expected.get("extended_checks", []) if args.extended else [])
     failed = 0
     for entry in entries:
         ok, message = check(entry, Path(args.results))

@@ -38,7 +38,27 @@ def test_checks_pass_and_fail(tmp_path, capsys):
     assert module.main(["--results", str(results), "--expected", str(expected)]) == 0
 
 
+def test_the_extended_checks_run_only_when_asked(tmp_path, capsys):
+    results = tmp_path / "results"
+    (results / "t").mkdir(parents=True)
+    (results / "t" / "x.tsv").write_text("metric\tpearson\nbleu\t0.5\n")
+    expected = tmp_path / "expected.yaml"
+    expected.write_text(yaml.safe_dump({
+        "checks": [{"name": "default", "file": "t/x.tsv", "where": {"metric": "bleu"}, "column": "pearson",
+                    "expected": 0.5}],
+        "extended_checks": [{"name": "extended", "file": "t/extended.tsv", "where": {}, "column": "pearson",
+                             "expected": 0.5}]}))
+    module = load()
+    assert module.main(["--results", str(results), "--expected", str(expected)]) == 0
+    assert "extended" not in capsys.readouterr().out
+    assert module.main(["--results", str(results), "--expected", str(expected), "--extended"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL extended: " in out and "extended.tsv: missing" in out and "1 passed, 1 failed" in out
+
+
 def test_expected_file_is_complete():
-    checks = yaml.safe_load((SCRIPT.parent / "expected.yaml").read_text())["checks"]
-    assert len(checks) >= 10
-    assert all(isinstance(c["expected"], float) and c["file"] and c["column"] for c in checks)
+    expected = yaml.safe_load((SCRIPT.parent / "expected.yaml").read_text())
+    for key, least in (("checks", 10), ("extended_checks", 3)):
+        checks = expected[key]
+        assert len(checks) >= least
+        assert all(isinstance(c["expected"], float) and c["file"] and c["column"] for c in checks)
