@@ -1,8 +1,9 @@
-"""The Snakemake report. Every caption of the default study renders without a docutils message (docutils
-alone, as Snakemake renders it). In a real headless Chromium (tools/report_browser.py): the check fails
-on each of the problems the report had (a category with a colon, a TSV marked for the report, a table
-without rows, a shrunk figure), and the landing text stays beside the menu. The synthetic study's
-report is checked in test_workflow_e2e.py, beside the study's numbers (one run of the study).
+"""The Snakemake report. Every caption of the extended study (a superset of the default's) renders without
+a docutils message (docutils alone, as Snakemake renders it). In a real headless Chromium
+(tools/report_browser.py): the check fails on each of the problems the report had (a category with a
+colon, a TSV marked for the report, a table without rows, a shrunk figure), and the landing text stays
+beside the menu. The synthetic study's report is checked in test_workflow_e2e.py, beside the study's
+numbers (one run of the study).
 
 The browser tests need Debian's chromium and chromium-driver: `make test-report` (as root) installs them,
 and so does CI before the tests (.ci/run). Where they are missing they are skipped, except in CI, where
@@ -27,7 +28,7 @@ from synthetic_study import snakemake_env
 pytestmark = pytest.mark.workflow
 
 
-# The default study's report pages as report.smk declares them (caption, category, subcategory, labels),
+# The study's report pages as report.smk declares them (caption, category, subcategory, labels),
 # read from the loaded workflow (no DAG), in a subprocess of its own as test_lint.py does.
 PAGES_PROGRAM = LOADED_WORKFLOW + """    print(json.dumps(workflow.globals["REPORT_PAGES"]))
 """
@@ -56,12 +57,22 @@ def docutils_warnings(caption: str, categories, files) -> str:
     return stream.getvalue() + ("System Message" if "system-message" in body else "")
 
 
-def test_every_caption_renders_without_docutils_messages(repo, tmp_path):
-    result = subprocess.run([sys.executable, "-c", PAGES_PROGRAM, str(repo), str(tmp_path)], capture_output=True,
-                            text=True)
+def report_pages(repo, workdir, config="config/config.yaml") -> dict:
+    result = subprocess.run([sys.executable, "-c", PAGES_PROGRAM, str(repo), str(workdir), config],
+                            capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    pages = json.loads(result.stdout.strip().splitlines()[-1])
-    assert len(pages) == 128  # the default study (Parmesan on WMT14 en-cs: the extended study's)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_every_caption_renders_without_docutils_messages(repo, tmp_path):
+    default = report_pages(repo, tmp_path)
+    pages = report_pages(repo, tmp_path, "config/extended.yaml")
+    # The extended study adds the official WMT12 record (its table as TSV and Markdown, the factors)
+    # with ter-wmt's scatter figure, and Parmesan on WMT14 en-cs (its settings table as TSV and
+    # Markdown, the samples of its nine paraphrase settings); the default's pages are all among its.
+    assert len(default) == 124 and set(default) < set(pages) and len(pages) == 124 + 4 + 2 + 9
+    assert {"official_wmt12", "official_wmt12_factors"} <= {Path(page).name.split(".")[0] for page in pages}
+    assert len({spec["caption"] for spec in default.values()}) == 20  # all but the official record's
     categories = sorted({spec["category"] for spec in pages.values()})
     assert categories == ["Correlations", "Data", "Embeddings", "Figures", "Paper", "Sweeps"]
     # One target per file name, the first result's (Snakemake skips the other results of the same name).
