@@ -1,13 +1,21 @@
 """The default study's DAG: every configured dataset x language pair is planned (dry run, no data needed)."""
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from loaded_workflow import LOADED_WORKFLOW
 
 pytestmark = pytest.mark.workflow
+
+# Each dataset's params of the rules that prepare its pairs, as the loaded workflow gives them.
+PREPARE_PARAMS_PROGRAM = LOADED_WORKFLOW + """    from types import SimpleNamespace
+    given = workflow.globals["dataset_config"]
+    print(json.dumps({name: given(SimpleNamespace(dataset=name)) for name in workflow.globals["DATASETS"]}))
+"""
 
 
 def dry_run(repo, tmp_path, *extra):
@@ -107,6 +115,21 @@ def test_extended_study_adds_the_official_record_and_parmesan_on_wmt14(repo, tmp
         "rescore_official_wmt12": 1, "paper_official_wmt12": 1,
         "align_outputs": 3, "paraphrase_references": 3, "correlate_paraphrased": 3,
         "parmesan_settings_wmt14_en_cs": 1, "total": default["total"] + 11}
+
+
+def test_the_extended_study_prepares_no_pair_again(repo, tmp_path):
+    """The extended study adds meteor-wmt12 to WMT12's pairs (extra_metrics). Were that key among
+    prepare_dataset's params, the extended study run in the default study's directory would prepare
+    those pairs again and then, their files being new, rescore every metric: it is left out."""
+    def params(config):
+        result = subprocess.run([sys.executable, "-c", PREPARE_PARAMS_PROGRAM, str(repo), str(tmp_path), config],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr[-3000:]
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+    default, extended = params("config/config.yaml"), params("config/extended.yaml")
+    assert default == extended and "wmt12" in default
+    assert not any("extra_metrics" in dataset for dataset in default.values())
 
 
 def test_the_report_has_a_page_for_every_table_and_figure(repo, tmp_path):

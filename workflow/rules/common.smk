@@ -315,8 +315,15 @@ def sweep_inputs(wildcards):
     }
 
 
+# Keys of a dataset that say what scores it, not how it is prepared: left out of the preparing rules'
+# params, so that adding a metric to a pair (the extended study adds meteor-wmt12 to WMT12's) does not
+# prepare the pair again and, through its new files, rescore every metric.
+SCORING_KEYS = ("extra_metrics",)
+
+
 def dataset_config(wildcards):
-    return DATASETS[wildcards.dataset]
+    """The dataset's config as the rules that prepare its pairs take it (without SCORING_KEYS)."""
+    return {key: value for key, value in DATASETS[wildcards.dataset].items() if key not in SCORING_KEYS}
 
 
 # The input functions and helpers of the later stages live here too, with the config sections they
