@@ -1,13 +1,12 @@
 """The default study's DAG: every configured dataset x language pair is planned (dry run, no data needed)."""
 
-import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from loaded_workflow import LOADED_WORKFLOW
+from loaded_workflow import LOADED_WORKFLOW, loaded_json
 
 pytestmark = pytest.mark.workflow
 
@@ -121,13 +120,8 @@ def test_the_extended_study_prepares_no_pair_again(repo, tmp_path):
     """The extended study adds meteor-wmt12 to WMT12's pairs (extra_metrics). Were that key among
     prepare_dataset's params, the extended study run in the default study's directory would prepare
     those pairs again and then, their files being new, rescore every metric: it is left out."""
-    def params(config):
-        result = subprocess.run([sys.executable, "-c", PREPARE_PARAMS_PROGRAM, str(repo), str(tmp_path), config],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr[-3000:]
-        return json.loads(result.stdout.strip().splitlines()[-1])
-
-    default, extended = params("config/config.yaml"), params("config/extended.yaml")
+    default = loaded_json(PREPARE_PARAMS_PROGRAM, repo, tmp_path)
+    extended = loaded_json(PREPARE_PARAMS_PROGRAM, repo, tmp_path, "config/extended.yaml")
     assert default == extended and "wmt12" in default
     assert not any("extra_metrics" in dataset for dataset in default.values())
 

@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from loaded_workflow import LOADED_WORKFLOW  # tests/workflow/: the test file's directory is on sys.path
+from loaded_workflow import LOADED_WORKFLOW, loaded_json  # tests/workflow/: the test file's directory is on sys.path
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,10 +34,7 @@ LOCAL_RULES = {"collect_exclusions", "collect_system_level", "collect_segment_le
 
 @pytest.fixture(scope="module")
 def workflow_rules(tmp_path_factory):
-    result = subprocess.run([sys.executable, "-c", RULES_PROGRAM, str(REPO), str(tmp_path_factory.mktemp("wd"))],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-3000:]
-    rules = json.loads(result.stdout.strip().splitlines()[-1])
+    rules = loaded_json(RULES_PROGRAM, REPO, tmp_path_factory.mktemp("wd"))
     assert len(rules) > 50  # every metric's scoring rule is one
     return rules
 

@@ -12,7 +12,6 @@ they fail."""
 from __future__ import annotations
 
 import io
-import json
 import os
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from pathlib import Path
 import jinja2
 import pytest
 from docutils.core import publish_parts
-from loaded_workflow import LOADED_WORKFLOW
+from loaded_workflow import LOADED_WORKFLOW, loaded_json
 from synthetic_study import snakemake_env
 
 pytestmark = pytest.mark.workflow
@@ -57,16 +56,9 @@ def docutils_warnings(caption: str, categories, files) -> str:
     return stream.getvalue() + ("System Message" if "system-message" in body else "")
 
 
-def report_pages(repo, workdir, config="config/config.yaml") -> dict:
-    result = subprocess.run([sys.executable, "-c", PAGES_PROGRAM, str(repo), str(workdir), config],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
 def test_every_caption_renders_without_docutils_messages(repo, tmp_path):
-    default = report_pages(repo, tmp_path)
-    pages = report_pages(repo, tmp_path, "config/extended.yaml")
+    default = loaded_json(PAGES_PROGRAM, repo, tmp_path)
+    pages = loaded_json(PAGES_PROGRAM, repo, tmp_path, "config/extended.yaml")
     # The extended study adds the official WMT12 record (its table as TSV and Markdown, the factors)
     # with ter-wmt's scatter figure, and Parmesan on WMT14 en-cs (its settings table as TSV and
     # Markdown, the samples of its nine paraphrase settings); the default's pages are all among its.
