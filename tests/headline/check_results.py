@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also check the extended study's additions (config/extended.yaml)")
     args = parser.parse_args(argv)
     expected = yaml.safe_load(Path(args.expected).read_text())
-    entries = expected["checks"] + (expected.get("extended_checks", []) if args.extended else [])
+    if args.extended and "extended_checks" not in expected:
+        parser.error(f"{args.expected}: no extended_checks, which --extended checks")
+    entries = expected["checks"] + (expected["extended_checks"] if args.extended else [])
     failed = 0
     for entry in entries:
         ok, message = check(entry, Path(args.results))

@@ -4,6 +4,7 @@ ambiguous or missing one fails with its reason."""
 import importlib.util
 from pathlib import Path
 
+import pytest
 import yaml
 
 SCRIPT = Path(__file__).resolve().parents[1] / "headline" / "check_results.py"
@@ -54,6 +55,10 @@ def test_the_extended_checks_run_only_when_asked(tmp_path, capsys):
     assert module.main(["--results", str(results), "--expected", str(expected), "--extended"]) == 1
     out = capsys.readouterr().out
     assert "FAIL extended: " in out and "extended.tsv: missing" in out and "1 passed, 1 failed" in out
+    expected.write_text(yaml.safe_dump({"checks": []}))  # --extended on a file without them: an error
+    with pytest.raises(SystemExit) as stop:
+        module.main(["--results", str(results), "--expected", str(expected), "--extended"])
+    assert stop.value.code == 2 and "no extended_checks, which --extended checks" in capsys.readouterr().err
 
 
 def test_expected_file_is_complete():
