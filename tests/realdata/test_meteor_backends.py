@@ -175,3 +175,21 @@ def test_whole_english_table_gives_the_candidates_of_the_selected_entries(tmp_pa
         assert fast == naive_paraphrase_candidates(selected, hyp, ref)
         found += len(fast)
     assert found > 1000
+
+
+def test_thesaurus_arrays_equal_the_thesaurus_read_in_memory(tmp_path, fetch_sources):
+    """The Czech thesaurus's cached arrays (rule index_paraphrase_table) hold the entries, ids and slot
+    tables that METEOR builds in memory from the parsed thesaurus, array for array."""
+    from mtmeta.data.prepare import source_file
+    from mtmeta.lexicons.mythes import MyThes
+    from mtmeta.metrics.meteor import indexes
+    from mtmeta.metrics.meteor.phrases import ARRAYS, PhraseArrays
+
+    resources = fetch_sources("meteor-backends-cs", ["wmt12_data", "function_words_en", "thesaurus_cs"])
+    path = source_file(resources, "thesaurus_cs")[0]
+    indexes.build_paraphrase_index(indexes.paraphrase_index_entries("thesaurus_cs", path), tmp_path / "arrays")
+    loaded = PhraseArrays.load(tmp_path / "arrays")
+    built = PhraseArrays.from_entries((a, b) for a, b, _ in MyThes(path, lowercase=True).pairs())
+    assert loaded.words == built.words and len(loaded.key_paraphrases) > 100_000
+    for name in ARRAYS:
+        np.testing.assert_array_equal(getattr(loaded, name), getattr(built, name), err_msg=name)

@@ -189,6 +189,11 @@ def test_signature_records_every_setting(resources):
     assert metrics.required_sources("meteor", "cs") == ["function_words_en", "thesaurus_cs"]
     assert metrics.required_sources("meteor", "cs", function_words="lang") == ["function_words_cs", "thesaurus_cs"]
     assert metrics.required_sources("meteor", "cs", function_words="none") == ["thesaurus_cs"]
+    # A thesaurus read whole as a paraphrase table comes from its cached arrays; a filtered one (a
+    # subset) or a cased one is built in memory.
+    assert metrics.required_files("meteor", "cs") == ["resources/thesaurus_cs/paraphrase-arrays"]
+    assert metrics.required_files("meteor", "cs", paraphrase_filter="one-word") == []
+    assert metrics.required_files("meteor", "cs", lowercase=False) == []
     assert "|fw:en(meteor15)|" in metric.signature()
 
 

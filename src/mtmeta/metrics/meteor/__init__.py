@@ -100,6 +100,11 @@ def _source_path(resources: Path, source: str) -> Path:
                          f"(or run the workflow, which does)") from None
 
 
+def _paraphrase_source(paraphrase: str, lang: str) -> str:
+    """The source of an indexed paraphrase table: Meteor's own, or the language's MyThes thesaurus."""
+    return METEOR_TABLES[lang] if paraphrase == "meteor" else f"thesaurus_{lang}"
+
+
 @cache
 def _read_thesaurus(path: str, lowercase: bool) -> MyThes:
     """A thesaurus parsed once per process (read-only), for every METEOR object that uses it."""
@@ -220,7 +225,7 @@ class METEOR(Metric):
         if "synonym" in metric.modules and lang == "en":
             files.append(f"{root}/wordnet/{indexes.SYNONYM_INDEX}")
         if "paraphrase" in metric.modules and metric._indexed_paraphrases:
-            files.append(f"{root}/{METEOR_TABLES[lang]}/{indexes.PARAPHRASE_INDEX}")
+            files.append(f"{root}/{_paraphrase_source(metric.paraphrase, lang)}/{indexes.PARAPHRASE_INDEX}")
         return files
 
     def _short_sha(self, source: str) -> str:
@@ -284,17 +289,21 @@ class METEOR(Metric):
 
     @property
     def _indexed_paraphrases(self) -> bool:
-        """Whether paraphrases come from the cached index of Meteor's table (normalised entries)."""
-        return self.paraphrase == "meteor" and self.lowercase
+        """Whether paraphrases come from a cached index (lowercased entries): of Meteor's table, or of
+        the whole MyThes thesaurus (no filter: a filter keeps a subset, built in memory)."""
+        return self.lowercase and (self.paraphrase == "meteor"
+                                   or (self.paraphrase == "mythes" and self.paraphrase_filter is None))
 
     def _paraphrase_index(self) -> PhraseArrays:
-        """Meteor's own table as integer arrays, converted once per study (rule index_paraphrase_table)."""
-        source = METEOR_TABLES[self.lang]
+        """The paraphrase table as integer arrays, converted once per study (rule index_paraphrase_table):
+        parsing a thesaurus and numbering its entries took up to 4 s in every process that scored its
+        language, loading the arrays takes hundredths."""
+        source = _paraphrase_source(self.paraphrase, self.lang)
         path = _source_path(self.resources, source)
         self._resource_ids[source] = self._short_sha(source)
         index = indexes.build_once(self.resources / source / indexes.PARAPHRASE_INDEX,
                                    lambda out: indexes.build_paraphrase_index(
-                                       ((a, b) for a, b, _ in read_meteor_paraphrases(path)), out))
+                                       indexes.paraphrase_index_entries(source, path), out))
         return PhraseArrays.load(index)
 
     def _paraphrase_entries(self, keep: set[str]):

@@ -6,11 +6,12 @@
   exactly the synsets of ``wordnet.synsets(word)``, in a fraction of the time NLTK's reader takes to
   load (a test checks both on a large vocabulary). The file is deterministic; its sha256 goes into
   METEOR's signature.
-- **Meteor paraphrase tables** (folder ``paraphrase-arrays`` beside the table): the entries,
-  normalised as METEOR reads them (lower-cased, single spaces), as the integer arrays of
-  :class:`mtmeta.metrics.meteor.phrases.PhraseArrays` with hash slot tables, so that a job loads
-  them in a fraction of a second instead of parsing all 5.3 million entries of Meteor's English
-  table (and no entry needs selecting per test set: the compiled matcher looks phrases up directly).
+- **Paraphrase tables** (folder ``paraphrase-arrays`` beside the table): Meteor's, and each MyThes
+  thesaurus that METEOR reads as one, their entries normalised as METEOR reads them (lower-cased,
+  single spaces), as the integer arrays of :class:`mtmeta.metrics.meteor.phrases.PhraseArrays` with
+  hash slot tables, so that a job loads them in a fraction of a second instead of parsing all 5.3
+  million entries of Meteor's English table or a whole thesaurus (and no entry needs selecting per
+  test set: the compiled matcher looks phrases up directly).
 
 Both are built under a file lock into a temporary file renamed into place, so concurrent jobs build
 an index once and never read a half-written one. The workflow builds them in their own rules.
@@ -23,7 +24,7 @@ import gzip
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -218,6 +219,19 @@ class SynonymIndex:
 
 
 # -- Meteor paraphrase tables ----------------------------------------------------------------------------
+
+
+def paraphrase_index_entries(source: str, path: str | Path) -> Iterator[tuple[str, str]]:
+    """The (phrase, paraphrase) entries of source ``source``'s table at ``path``, lowercased, in the order
+    METEOR reads them: a MyThes thesaurus (sources ``thesaurus_<lang>``) read as a paraphrase table,
+    or a table in Meteor's format."""
+    if source.startswith("thesaurus_"):
+        from mtmeta.lexicons.mythes import MyThes
+
+        return ((a, b) for a, b, _ in MyThes(path, lowercase=True).pairs())
+    from mtmeta.lexicons.paraphrases import read_meteor_paraphrases
+
+    return ((a, b) for a, b, _ in read_meteor_paraphrases(path))
 
 
 def build_paraphrase_index(entries: Iterable[tuple[str, str]], out: str | Path) -> None:

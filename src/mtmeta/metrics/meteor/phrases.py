@@ -5,8 +5,9 @@ order; keys and their proper prefixes are found by a 64-bit hash of their word i
 open-addressing slot tables (see :mod:`mtmeta.metrics.meteor.paraphrase_kernel`). The same entries
 as :class:`mtmeta.lexicons.paraphrases.ParaphraseTable` (normalised to single spaces; empty sides
 and a phrase paired with itself dropped; repeated entries kept), so both matchers give the same
-candidates. Meteor's English table (5.3 million entries) is built once into a folder of ``.npy``
-files (rule ``index_paraphrase_table``); other tables are built in memory when needed.
+candidates. Meteor's English table (5.3 million entries) and each MyThes thesaurus read whole as a
+paraphrase table are built once into a folder of ``.npy`` files (rule ``index_paraphrase_table``);
+other tables (a filtered thesaurus, a table given by path) are built in memory when needed.
 """
 
 from __future__ import annotations
