@@ -53,18 +53,23 @@ def score_segments(segments: pd.DataFrame, metric: Metric,
     ``own_references`` (targeted paraphrasing gives each system its own references).
     """
     ordered = segments.sort_values(["system", "seg_id"], kind="stable")
-    first = ordered.loc[ordered["system"] == ordered["system"].iloc[0]]
+    first_system = ordered["system"].iloc[0]
+    first = ordered.loc[ordered["system"] == first_system]
     references = first["reference"].tolist()
+    # Compared column to column: Python strings of every system's references cost more than the check.
+    first_references = first["reference"].reset_index(drop=True)
     seg_ids = first["seg_id"].to_numpy()
     seg_frames, sys_rows = [], []
-    systems = list(dict.fromkeys(ordered["system"]))
+    systems = ordered["system"].nunique()
     if own_references:
         metric.prepare(list(dict.fromkeys(ordered["reference"])))
     for number, (system, rows) in enumerate(ordered.groupby("system", sort=True), start=1):
+        same_references = own_references or rows["reference"].reset_index(drop=True).equals(first_references)
+        if not np.array_equal(rows["seg_id"].to_numpy(), seg_ids) or not same_references:
+            raise ValueError(f"system {system!r} does not cover the same segments and references as "
+                             f"{first_system!r}")
         if own_references:
             references = rows["reference"].tolist()
-        if not np.array_equal(rows["seg_id"].to_numpy(), seg_ids) or rows["reference"].tolist() != references:
-            raise ValueError(f"system {system!r} does not cover the same segments and references as {systems[0]!r}")
         stats = metric.stats(rows["hypothesis"].tolist(), [references])
         frame = pd.DataFrame(stats, columns=metric.stat_names)
         frame.insert(0, "score", metric.segment_scores(stats))
@@ -72,7 +77,7 @@ def score_segments(segments: pd.DataFrame, metric: Metric,
         frame.insert(0, "system", system)
         seg_frames.append(frame)
         sys_rows.append({"system": system, "score": metric.corpus_score(stats), "n_segments": len(rows)})
-        log.info("[%d/%d] %s: %s = %.4f", number, len(systems), system, metric.name, sys_rows[-1]["score"])
+        log.info("[%d/%d] %s: %s = %.4f", number, systems, system, metric.name, sys_rows[-1]["score"])
     seg_table = pd.concat(seg_frames, ignore_index=True)
     seg_table["signature"] = metric.segment_signature()
     sys_table = pd.DataFrame(sys_rows)

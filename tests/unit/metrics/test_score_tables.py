@@ -2,10 +2,11 @@
 language and tokenisation, paraphrased references per system."""
 
 import pandas as pd
+import pytest
 import sacrebleu
 
 from mtmeta import metrics
-from mtmeta.metrics.score_tables import score_runs
+from mtmeta.metrics.score_tables import score_runs, score_segments
 
 
 def write_run(folder, references_by_system):
@@ -107,3 +108,15 @@ def test_write_runs_names_the_runs_of_a_failed_process(tmp_path):
         write_runs({"id": "bleu", "name": "bleu", "params": {}}, [{"dataset": "d0", "lp": "en-cs"},
                    {"dataset": "d1", "lp": "en-cs"}], [good[0], good[0]], [good[1], bad], out[:2], out[2:], workers=2)
     assert out[0].exists() and not out[1].exists()
+
+
+@pytest.mark.parametrize("change, column", [("a b x", "reference"), (4, "seg_id")])
+def test_systems_with_other_segments_or_references_are_an_error(change, column):
+    segments = pd.DataFrame({"system": ["s1"] * 3 + ["s2"] * 3, "seg_id": [1, 2, 3] * 2,
+                             "hypothesis": ["a b c", "d e", "f"] * 2, "reference": ["a b c", "d e f", "f"] * 2})
+    assert score_segments(segments, metrics.get("bleu"))[1]["n_segments"].tolist() == [3, 3]
+    segments.loc[5, column] = change  # the second system's last segment
+    with pytest.raises(ValueError, match="system 's2' does not cover the same segments and references as 's1'"):
+        score_segments(segments, metrics.get("bleu"))
+    # Paraphrased references: each system has its own, the segments must still agree.
+    assert column == "seg_id" or len(score_segments(segments, metrics.get("bleu"), own_references=True)[0]) == 6
