@@ -149,7 +149,8 @@ def test_builtin_metrics_without_score_files_are_scored_here_or_left_out(tmp_pat
     assert not (results / "scores").exists()  # the study's scoring rules' files: not written here
     left_out = ("left out meteor, bleu-w2v: no score files in {}/scores/wmt12/en-cs, and they need more than the "
                 "prepared pair (source function_words_en, source thesaurus_cs, "
-                "results/embeddings/study-w2v/cs/vectors.bin); the study scores them: `snakemake --cores {} "
+                "resources/thesaurus_cs/paraphrase-arrays, results/embeddings/study-w2v/cs/vectors.bin); the study "
+                "scores them: `snakemake --cores {} "
                 "score_meteor score_bleu_w2v` (a rule scores its metric on every pair it has), or `make study`")
     assert notes == [f"bleu, chrf, ter: scored by evaluate (no score files in {results}/scores/wmt12/en-cs), with the "
                      "study's scoring code", left_out.format(results, _cores())]
