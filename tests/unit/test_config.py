@@ -217,7 +217,7 @@ def test_a_key_given_twice_is_an_error_naming_file_and_line(tmp_path):
          r"rule name score_paraphrased_bleu \(one scores metric 'paraphrased-bleu' and one scores metric 'bleu' "
          r"against paraphrased references\)"),
         # Ids are lower case (config/README.md).
-        (lambda c: c["metrics"].append("BLEU"), r"metrics/15: 'BLEU' does not match"),
+        (lambda c: c["metrics"].append("BLEU"), r"metrics/13: 'BLEU' does not match"),
         (lambda c: c["metric_settings"].update({"Bleu-x": {"metric": "bleu"}}), r"metric_settings: 'Bleu-x' does not"),
         # Seeds are numpy seeds.
         (lambda c: c["bootstrap"].update(seed=-1), r"bootstrap/seed: -1 is less than the minimum of 0"),

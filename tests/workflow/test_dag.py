@@ -36,30 +36,31 @@ def job_counts(output):
 def test_default_study_plans_every_dataset(repo, tmp_path):
     counts = job_counts(dry_run(repo, tmp_path))
     # 8 WMT12 + 4 WMT13 + 2 WMT13-dev + 10 WMT14 language pairs (5 of them with official scores only)
-    # + the evaluator set + the six WMT21 MQM sets + the two WMT23 side-by-side MQM sets, 15 metrics
-    # each (11 of the library, 4 of seed 000's softened BLEU);
+    # + the evaluator set + the six WMT21 MQM sets + the two WMT23 side-by-side MQM sets, 13 metrics
+    # each (9 of the library, 4 of seed 000's softened BLEU);
     # plus seed 001's three module variants on the evaluator set, seed 002's six Meteor paraphrase
     # settings on WMT12 and WMT13-dev en-cs, and three neural metrics' published scores on the two
     # WMT21 en-ru sets.
     assert counts["prepare_dataset"] == counts["tokenize_segments"] == 33
     assert counts["assemble_wmt21"] == counts["assemble_wmt23"] == 1 and counts["categorise_mqm_errors"] == 2
-    # One scoring job per metric id, for all the pairs it is scored on: the 15 of every pair, seed
+    # One scoring job per metric id, for all the pairs it is scored on: the 13 of every pair, seed
     # 001's three and seed 002's six, the three neural metrics' external scores; and one per metric
     # scored against paraphrased references. The official WMT12 record's metrics (ter-wmt,
-    # meteor-wmt12) are the extended study's.
+    # meteor-wmt12), PER and chrF++ are the extended study's.
     scoring = {rule for rule in counts if rule.startswith("score_") and not rule.startswith("score_paraphrased_")}
-    assert len(scoring) == 15 + 3 + 6 + 3 and not {"score_meteor_wmt12", "score_ter_wmt"} & scoring
+    assert len(scoring) == 13 + 3 + 6 + 3
+    assert not {"score_meteor_wmt12", "score_ter_wmt", "score_per", "score_chrfpp"} & scoring
     assert {counts[rule] for rule in scoring} == {1}
     assert {"score_bleurt_20", "score_comet_mqm_2021", "score_comet_qe_mqm_2021"} <= scoring
-    assert {"score_bleu", "score_chrfpp", "score_ter", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
+    assert {"score_bleu", "score_chrf", "score_ter", "score_bleu_w2v_phrase", "score_meteor_stem_syn"} <= scoring
     # One meta-evaluation job per metric id (all its pairs), joined by one job per table.
-    assert counts["evaluate_metric"] == 15 + 3 + 6 + 3
+    assert counts["evaluate_metric"] == 13 + 3 + 6 + 3
     # The human scores' bootstrap draws, which every metric's bootstrap reads: one job for the pairs
     # with judgments.
     assert counts["resample_human_scores"] == 1
     assert "paper_official_wmt12" not in counts and "rescore_official_wmt12" not in counts
     assert counts["collect_system_level"] == counts["collect_protocols"] == counts["collect_categories"] == 1
-    assert counts["plot_system_scatter"] == 15 + 3  # one figure per study-wide metric and user's metric
+    assert counts["plot_system_scatter"] == 13 + 3  # one figure per study-wide metric and user's metric
     # Seed 000: one word2vec model per target language (en, cs, de, es, fr, hi, ru).
     assert counts["tokenize_corpus"] == counts["train_embeddings"] == 7
     assert counts["find_neighbours"] == 7  # the generation and phrase variants' neighbours, per language
@@ -105,17 +106,19 @@ def test_default_study_plans_every_dataset(repo, tmp_path):
 
 def test_extended_study_adds_the_official_record_and_parmesan_on_wmt14(repo, tmp_path):
     # config/extended.yaml extends the default with the official WMT12 record (ter-wmt on every pair,
-    # meteor-wmt12 on WMT12's, the re-scored factors and the table) and Parmesan on WMT14 en-cs (a third
-    # target's alignment, paraphrases, correlations and settings table), and nothing else.
+    # meteor-wmt12 on WMT12's, the re-scored factors and the table), PER and chrF++ on every pair, and
+    # Parmesan on WMT14 en-cs (a third target's alignment, paraphrases, correlations and settings
+    # table), and nothing else.
     default = job_counts(dry_run(repo, tmp_path))
     extended = job_counts(dry_run(repo, tmp_path, "--configfile", str(repo / "config/sources.yaml"),
                                   str(repo / "config/extended.yaml")))
     assert {rule: n for rule, n in extended.items() if default.get(rule) != n} == {
-        "score_ter_wmt": 1, "score_meteor_wmt12": 1, "evaluate_metric": default["evaluate_metric"] + 2,
-        "plot_system_scatter": default["plot_system_scatter"] + 1,  # ter-wmt is a study-wide metric
+        "score_ter_wmt": 1, "score_meteor_wmt12": 1, "score_per": 1, "score_chrfpp": 1,
+        "evaluate_metric": default["evaluate_metric"] + 4,
+        "plot_system_scatter": default["plot_system_scatter"] + 3,  # ter-wmt, per, chrf++: study-wide
         "rescore_official_wmt12": 1, "paper_official_wmt12": 1,
         "align_outputs": 3, "paraphrase_references": 3, "correlate_paraphrased": 3,
-        "parmesan_settings_wmt14_en_cs": 1, "total": default["total"] + 11}
+        "parmesan_settings_wmt14_en_cs": 1, "total": default["total"] + 17}
 
 
 def test_the_extended_study_prepares_no_pair_again(repo, tmp_path):
@@ -133,7 +136,7 @@ def test_the_report_has_a_page_for_every_table_and_figure(repo, tmp_path):
     report_pages (`make report`), not by rule all, so that a rerun of one metric leaves them."""
     assert not any(rule.startswith("report_") for rule in job_counts(dry_run(repo, tmp_path)))
     counts = job_counts(dry_run(repo, tmp_path, "all", "report_pages"))
-    assert counts["report_system_scatter"] == counts["plot_system_scatter"] == 15 + 3
+    assert counts["report_system_scatter"] == counts["plot_system_scatter"] == 13 + 3
     assert counts["report_embeddings"] == counts["train_embeddings"] == 7  # every trained model's neighbours
     assert counts["report_sweep"] == 2 * counts["sweep_parameters"] == 8  # the figure and the best settings
     assert counts["report_parmesan_samples"] == 2 * 9  # every target and setting
@@ -144,7 +147,7 @@ def test_the_report_has_a_page_for_every_table_and_figure(repo, tmp_path):
     assert counts["report_segment_levels"] == 2  # WMT12-14 between chance and a second annotator
     assert counts["report_levels"] == 5  # between chance and a human: two TSVs, Markdown, two figures
     assert "report_official" not in counts  # the official WMT12 record is the extended study's
-    assert sum(n for rule, n in counts.items() if rule.startswith("report_") and rule != "report_pages") == 124
+    assert sum(n for rule, n in counts.items() if rule.startswith("report_") and rule != "report_pages") == 122
 
 
 def test_paper_target_builds_every_artefact(repo, tmp_path):
@@ -159,7 +162,7 @@ def test_paper_target_builds_every_artefact(repo, tmp_path):
 def test_slurm_profile_plans_the_same_jobs(repo, tmp_path):
     output = dry_run(repo, tmp_path, "--workflow-profile", str(repo / "profiles/slurm"))
     counts = job_counts(output)
-    assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 15 + 3
+    assert counts["score_meteor"] == 1 and counts["plot_system_scatter"] == 13 + 3
 
 
 def plan_mqm_tables(repo, tmp_path):
