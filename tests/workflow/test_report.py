@@ -60,9 +60,10 @@ def test_every_caption_renders_without_docutils_messages(repo, tmp_path):
     default = loaded_json(PAGES_PROGRAM, repo, tmp_path)
     pages = loaded_json(PAGES_PROGRAM, repo, tmp_path, "config/extended.yaml")
     # The extended study adds the official WMT12 record (its table as TSV and Markdown, the factors)
-    # with ter-wmt's scatter figure, and Parmesan on WMT14 en-cs (its settings table as TSV and
-    # Markdown, the samples of its nine paraphrase settings); the default's pages are all among its.
-    assert len(default) == 124 and set(default) < set(pages) and len(pages) == 124 + 4 + 2 + 9
+    # with ter-wmt's scatter figure, PER's and chrF++'s scatter figures, and Parmesan on WMT14 en-cs
+    # (its settings table as TSV and Markdown, the samples of its nine paraphrase settings); the
+    # default's pages are all among its.
+    assert len(default) == 122 and set(default) < set(pages) and len(pages) == 122 + 4 + 2 + 2 + 9
     assert {"official_wmt12", "official_wmt12_factors"} <= {Path(page).name.split(".")[0] for page in pages}
     assert len({spec["caption"] for spec in default.values()}) == 20  # all but the official record's
     categories = sorted({spec["category"] for spec in pages.values()})
