@@ -3,16 +3,19 @@
 The rules that cover every language pair in one job (``rank_metrics``, ``test_significance``,
 ``judgment_levels``) run again when any pair's input changes: an ``external_scores`` entry scored
 on one pair, one metric rescored. Each pair's piece is computed from that pair's files only, so the
-job takes every piece whose inputs are unchanged from its last run and computes the others.
+job takes every piece whose inputs are unchanged from its last run and computes the others. A job
+too slow to redo when nothing it reads has changed (``official_tasks``: every pair of metrics
+tested on every task) keeps its whole output as one piece.
 
-A piece is stored under ``results/cache/<rule>/<key>/``: the bytes the rule wrote for it. Its key
-is a SHA-256 digest of everything it is computed from: the name and bytes of each input file, its
-parameters (as JSON), and the code (every module of the ``mtmeta`` package and the rule's
-script), so any edit to the code computes every piece again. A reused piece is therefore the same
-bytes its computation writes, and every output is the same with or without the cache. A job keeps
-the pieces it used and removes the others (one run's worth); ``make clean-results`` removes them
-with the rest of ``results/``. Nothing is executed from the cache: files are copied, tables read
-from parquet.
+A piece is stored under ``results/cache/<rule>/<key>/`` (``results/cache/<rule>/<job>/<key>/`` for
+a rule of several jobs): the bytes the rule wrote for it, a directory output as a tree. Its key is
+a SHA-256 digest of everything it is computed from: the name and bytes of each input file (every
+file of an input directory), its parameters (as JSON), and the code (every module of the
+``mtmeta`` package and the rule's script), so any edit to the code computes every piece again. A
+reused piece is therefore the same bytes its computation writes, and every output is the same with
+or without the cache. A job keeps the pieces it used and removes the others (one run's worth);
+``make clean-results`` removes them with the rest of ``results/``. Nothing is executed from the
+cache: files are copied, tables read from parquet.
 """
 
 from __future__ import annotations
@@ -47,39 +50,56 @@ class TableCache:
     """The pieces of one rule's job (see the module's docstring).
 
     ``script``: the rule's script (``workflow/scripts/<rule>.py``, the rule's name its stem), part
-    of every key. ``root``: where the rules' pieces are kept.
+    of every key. ``root``: where the rules' pieces are kept. ``job``: for a rule of several jobs,
+    the one this is (its wildcards), whose pieces are kept apart so that one job's :meth:`prune`
+    leaves the others'.
     """
 
-    def __init__(self, script, root=ROOT):
+    def __init__(self, script, root=ROOT, job: str | None = None):
         self.directory = Path(root) / Path(script).stem
+        if job is not None:
+            if not job or "/" in job or job in (".", ".."):
+                raise ValueError(f"a job's name must be one path component, got {job!r}")
+            self.directory = self.directory / job
         self.code = code_digest(str(script))
         self.used: set[str] = set()
         self.reused = 0
         self.computed = 0
 
     def key(self, inputs: Iterable, params) -> str:
-        """The key of a piece computed from the files ``inputs`` (in this order) and ``params``
-        (anything JSON can write; other values by their ``str``)."""
+        """The key of a piece computed from the files ``inputs`` (in this order; a directory stands
+        for every file under it, by relative name) and ``params`` (anything JSON can write; other
+        values by their ``str``)."""
         digest = hashlib.sha256(self.code.encode() + b"\0")
         digest.update(json.dumps(params, sort_keys=True, default=str).encode() + b"\0")
         for path in inputs:
-            digest.update(str(path).encode() + b"\0" + sha256_file(path).encode() + b"\0")
+            files = sorted(p for p in Path(path).rglob("*") if p.is_file()) if Path(path).is_dir() else [Path(path)]
+            for file in files:
+                digest.update(file.as_posix().encode() + b"\0" + sha256_file(file).encode() + b"\0")
         return digest.hexdigest()
 
-    def files(self, key: str, outputs: list, compute: Callable[[], None]) -> bool:
-        """Write the files ``outputs``: copies of the piece ``key`` if it is stored, else by
-        ``compute()`` (which writes them), then kept as that piece. True if the piece was reused."""
+    def files(self, key: str, outputs: list, compute: Callable[[], None], directories: tuple = ()) -> bool:
+        """Write the files ``outputs`` and the directory trees ``directories``: copies of the piece
+        ``key`` if it is stored, else by ``compute()`` (which writes them), then kept as that piece.
+        True if the piece was reused."""
         piece = self._piece(key)
         names = [f"{number}{Path(path).suffix}" for number, path in enumerate(outputs)]
-        if all((piece / name).is_file() for name in names):
+        trees = [f"tree{number}" for number in range(len(directories))]
+        if (all((piece / name).is_file() for name in names)
+                and all((piece / name).is_dir() for name in trees)):
             for name, path in zip(names, outputs, strict=True):
                 write_bytes(path, (piece / name).read_bytes())
+            for name, path in zip(trees, directories, strict=True):
+                with atomic_directory(path) as staging:
+                    shutil.copytree(piece / name, staging, dirs_exist_ok=True, copy_function=shutil.copyfile)
             self.reused += 1
             return True
         compute()
         with atomic_directory(piece) as staging:
             for name, path in zip(names, outputs, strict=True):
                 shutil.copyfile(path, staging / name)
+            for name, path in zip(trees, directories, strict=True):
+                shutil.copytree(path, staging / name, copy_function=shutil.copyfile)
         self.computed += 1
         return False
 

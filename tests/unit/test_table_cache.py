@@ -96,3 +96,47 @@ def test_a_job_keeps_only_the_pieces_it_used(study):
     second.frame(new, lambda: pd.DataFrame({"a": [2]}))
     second.prune()
     assert [p.name for p in (study / "results" / "cache" / "rule").iterdir()] == [new]
+
+
+def test_an_input_directory_stands_for_every_file_under_it(study):
+    (study / "root" / "news").mkdir(parents=True)
+    (study / "root" / "news" / "en-de.mqm.seg.score").write_text("A\t-1\n")
+    key = cache(study).key(["root"], {})
+    assert cache(study).key(["root"], {}) == key
+    (study / "root" / "news" / "en-de.mqm.seg.score").write_text("A\t-2\n")
+    changed = cache(study).key(["root"], {})
+    assert changed != key
+    (study / "root" / "news" / "zh-en.mqm.seg.score").write_text("A\t-2\n")  # a file more
+    assert cache(study).key(["root"], {}) not in (key, changed)
+
+
+def test_a_directory_output_is_kept_and_copied_as_a_tree(study):
+    def compute():
+        (study / "out" / "scores").mkdir(parents=True, exist_ok=True)
+        (study / "out" / "run.json").write_text('{"k": 1000}\n')
+        (study / "out" / "scores" / "mine.seg.tsv").write_text("lp\tscore\n")
+        Path("out.tsv").write_text("table\n")
+
+    first = cache(study)
+    key = first.key(["in.tsv"], {})
+    assert first.files(key, ["out.tsv"], compute, directories=("out",)) is False
+    for path in ("out/run.json", "out/scores/mine.seg.tsv", "out.tsv"):
+        (study / path).unlink()
+    (study / "out" / "stale.tsv").write_text("from an older run\n")
+    second = cache(study)
+    assert second.files(key, ["out.tsv"], lambda: pytest.fail("computed again"), directories=("out",)) is True
+    assert sorted(p.relative_to(study / "out").as_posix() for p in (study / "out").rglob("*")) == [
+        "run.json", "scores", "scores/mine.seg.tsv"]  # the stored tree, nothing else
+    assert (study / "out" / "run.json").read_text() == '{"k": 1000}\n'
+    assert (study / "out.tsv").read_text() == "table\n"
+
+
+def test_the_jobs_of_one_rule_keep_their_pieces_apart(study):
+    one, two = (TableCache(study / "rule.py", root=study / "results" / "cache", job=name) for name in ("a", "b"))
+    one.frame(one.key(["in.tsv"], {"job": "a"}), lambda: pd.DataFrame({"a": [1]}))
+    two.frame(two.key(["in.tsv"], {"job": "b"}), lambda: pd.DataFrame({"a": [2]}))
+    one.prune()
+    two.prune()
+    assert sorted(p.parent.name for p in (study / "results" / "cache" / "rule").glob("*/*")) == ["a", "b"]
+    with pytest.raises(ValueError, match="one path component"):
+        TableCache(study / "rule.py", job="../elsewhere")
