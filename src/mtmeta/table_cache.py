@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -44,6 +45,23 @@ def code_digest(script: str) -> str:
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(b"script\0" + Path(script).read_bytes())
     return digest.hexdigest()
+
+
+def _files_of(path: Path) -> list[Path]:
+    """``path``, or every file under the directory ``path`` in sorted order, through symbolic links
+    to directories (a study may link an eval set in), each real directory once (no link loops)."""
+    if not path.is_dir():
+        return [path]
+    files, seen = [], set()
+    for top, directories, names in os.walk(path, followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen:
+            directories[:] = []
+            continue
+        seen.add(real)
+        directories.sort()
+        files += [Path(top) / name for name in names if (Path(top) / name).is_file()]
+    return sorted(files)
 
 
 class TableCache:
@@ -73,8 +91,7 @@ class TableCache:
         digest = hashlib.sha256(self.code.encode() + b"\0")
         digest.update(json.dumps(params, sort_keys=True, default=str).encode() + b"\0")
         for path in inputs:
-            files = sorted(p for p in Path(path).rglob("*") if p.is_file()) if Path(path).is_dir() else [Path(path)]
-            for file in files:
+            for file in _files_of(Path(path)):
                 digest.update(file.as_posix().encode() + b"\0" + sha256_file(file).encode() + b"\0")
         return digest.hexdigest()
 

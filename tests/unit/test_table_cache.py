@@ -107,7 +107,17 @@ def test_an_input_directory_stands_for_every_file_under_it(study):
     changed = cache(study).key(["root"], {})
     assert changed != key
     (study / "root" / "news" / "zh-en.mqm.seg.score").write_text("A\t-2\n")  # a file more
-    assert cache(study).key(["root"], {}) not in (key, changed)
+    more = cache(study).key(["root"], {})
+    assert more not in (key, changed)
+    # a linked-in directory counts by its files; a link back up (a loop) is read once
+    (study / "ted").mkdir()
+    (study / "ted" / "en-de.mqm.seg.score").write_text("A\t-3\n")
+    (study / "root" / "ted").symlink_to(study / "ted")
+    (study / "root" / "news" / "up").symlink_to(study / "root")
+    linked = cache(study).key(["root"], {})
+    assert linked != more
+    (study / "ted" / "en-de.mqm.seg.score").write_text("A\t-4\n")
+    assert cache(study).key(["root"], {}) not in (linked, more)
 
 
 def test_a_directory_output_is_kept_and_copied_as_a_tree(study):
