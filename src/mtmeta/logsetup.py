@@ -27,7 +27,8 @@ def configure(log_path: str | Path | None = None, level: int = logging.INFO) -> 
         handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
         if not _process_time_log:
             atexit.register(_append_process_time)
-        _process_time_log[:] = [Path(log_path)]
+        # absolute now: the line is written at exit, when the process may be in another directory
+        _process_time_log[:] = [Path(log_path).resolve()]
     logging.basicConfig(level=level, format=FORMAT, datefmt="%H:%M:%S", handlers=handlers, force=True)
 
     def log_uncaught(kind, value, traceback):

@@ -111,3 +111,16 @@ def test_a_workflow_jobs_log_ends_with_its_processes_cpu_time(tmp_path):
     assert "working" in lines[0] and len(lines) == 2
     [recorded] = PROCESS_TIME.findall(lines[-1])
     assert 0.6 <= float(recorded) < 5.0
+
+
+def test_the_cpu_time_goes_to_the_jobs_log_after_a_change_of_directory(tmp_path):
+    # A relative log path names the log where the job started; the exit line must not land in the
+    # directory the process ends in.
+    (tmp_path / "later").mkdir()
+    code = ("import os\nfrom mtmeta.logsetup import configure\nconfigure('job.log')\n"
+            "os.chdir('later')\n")
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=tmp_path)
+    from mtmeta.logsetup import PROCESS_TIME
+
+    assert len(PROCESS_TIME.findall((tmp_path / "job.log").read_text())) == 1
+    assert list((tmp_path / "later").iterdir()) == []
