@@ -86,8 +86,8 @@ class TableCache:
 
     def key(self, inputs: Iterable, params) -> str:
         """The key of a piece computed from the files ``inputs`` (in this order; a directory stands
-        for every file under it, by relative name) and ``params`` (anything JSON can write; other
-        values by their ``str``)."""
+        for every file under it, each by its path as the directory is given) and ``params``
+        (anything JSON can write; other values by their ``str``)."""
         digest = hashlib.sha256(self.code.encode() + b"\0")
         digest.update(json.dumps(params, sort_keys=True, default=str).encode() + b"\0")
         for path in inputs:
